@@ -1,0 +1,157 @@
+"""The `paperbot` command line: parse arguments, read settings once, run one command.
+
+Exit status: 0 success; 1 failure at run time (some or all of the work failed);
+2 usage or configuration error. Errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+from bot.settings import ConfigError, Settings, load_settings
+from storage import db
+from storage.status import store_status
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+
+
+class UsageError(Exception):
+    """The command cannot run as asked; the message says why (exit status 2)."""
+
+
+async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    async with db.open_engine(settings.database_url) as engine:
+        if not await db.schema_is_current(engine):
+            raise UsageError("the database schema is not current: run `paperbot db upgrade`")
+        async with db.session_factory(engine)() as session:
+            status = await store_status(session)
+    if args.json:
+        print(json.dumps(status.__dict__, ensure_ascii=False))
+        return EXIT_OK
+    where = settings.database_url.render_as_string(hide_password=True)
+    print(f"database   {status.database} ({where})")
+    print(f"documents  {status.documents}")
+    print(f"papers     {status.papers}")
+    print(f"claims     {status.claims}")
+    run = status.last_ingest
+    if run is None:
+        print("last ingest  never")
+    else:
+        docs = run["documents"]
+        print(
+            f"last ingest  #{run['id']} {run['status']} by {run['trigger']} "
+            f"at {run['started_at']}: {docs['new']} new, {docs['changed']} changed, "
+            f"{docs['unchanged']} unchanged, {docs['failed']} failed documents"
+        )
+    return EXIT_OK
+
+
+async def cmd_db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
+    async with db.open_engine(settings.database_url) as engine:
+        await db.upgrade(engine)
+    print("database schema is current")
+    return EXIT_OK
+
+
+async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    settings.require_slack(socket_mode=args.socket)
+    return not_yet(args, settings)
+
+
+def not_yet(args: argparse.Namespace, settings: Settings) -> int:
+    raise UsageError(f"`paperbot {args.command}` is not available in this version yet")
+
+
+async def cmd_not_yet(args: argparse.Namespace, settings: Settings) -> int:
+    return not_yet(args, settings)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperbot",
+        description="Slack bot for research teams: paper digests, searchable claims.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Command, help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = command("ingest", cmd_not_yet, "parse and load digest files or folders")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="default: $PAPERBOT_DIGEST_DIR")
+    p.add_argument("--force", action="store_true", help="re-parse files whose content is unchanged")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    p = command("status", cmd_status, "counts and the last ingest run")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+
+    p = command("ask", cmd_not_yet, "run one slash command and print the reply")
+    p.add_argument("text", metavar='"/COMMAND ARGS"', help='e.g. "/paper GAPO"')
+    p.add_argument("--user", default="ULOCAL", help="Slack user ID asking (default ULOCAL)")
+    p.add_argument("--channel", default="CLOCAL", help="Slack channel ID (default CLOCAL)")
+    p.add_argument("--json", action="store_true", help="print the Slack payload as JSON")
+
+    p = command("shell", cmd_not_yet, "an interactive prompt for slash commands")
+    p.add_argument("--user", default="ULOCAL", help="Slack user ID asking (default ULOCAL)")
+
+    p = command("serve", cmd_serve, "run the bot (HTTP or Socket Mode) and its scheduler")
+    p.add_argument("--port", type=int, help="HTTP port (default $PAPERBOT_PORT or 3000)")
+    p.add_argument("--socket", action="store_true", help="use Socket Mode ($SLACK_APP_TOKEN)")
+
+    p = command("digest", cmd_not_yet, "show or post the daily summary now")
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--preview", action="store_true", help="print the summary")
+    mode.add_argument("--post", action="store_true", help="post it to the channel")
+    p.add_argument("--channel", help="channel ID (default $PAPERBOT_DIGEST_CHANNEL)")
+
+    p = command("db", cmd_db_upgrade, "database maintenance")
+    db_sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    db_sub.add_parser("upgrade", help="apply migrations", description="apply migrations")
+
+    p = command("manifest", cmd_not_yet, "print the Slack app manifest")
+    p.add_argument("--request-url", help="public URL of POST /slack/events")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    sys.exit(run(args))
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings()
+        handler: Command = args.handler
+        return asyncio.run(handler(args, settings))
+    except (ConfigError, UsageError) as error:
+        return fail(str(error), EXIT_USAGE)
+    except DBAPIError as error:  # the driver's own message says what went wrong
+        return fail(f"database error: {str(error.orig).splitlines()[0]}", EXIT_FAILED)
+    except SQLAlchemyError as error:
+        return fail(f"database error: {str(error).splitlines()[0]}", EXIT_FAILED)
+    except OSError as error:  # in practice: the database server cannot be reached
+        return fail(f"cannot connect: {error}", EXIT_FAILED)
+    except KeyboardInterrupt:
+        return fail("interrupted", EXIT_FAILED)
+
+
+def fail(message: str, status: int) -> int:
+    print(f"paperbot: {message}", file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""Settings: read once from the environment (and `.env`), validated, then passed down.
+
+Nothing here runs at import. `load_settings()` is called by the CLI's `main` and the
+resulting `Settings` object is handed to whatever needs a value from it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from apscheduler.triggers.cron import CronTrigger
+from dotenv import dotenv_values
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
+DEFAULT_SLACK_API_URL = "https://slack.com/api/"
+
+# Plain driver names are accepted for convenience and mapped to their async drivers.
+_ASYNC_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "sqlite+aiosqlite": "sqlite+aiosqlite",
+    "postgresql": "postgresql+asyncpg",
+    "postgres": "postgresql+asyncpg",
+    "postgresql+asyncpg": "postgresql+asyncpg",
+}
+
+
+class ConfigError(Exception):
+    """A setting is missing or invalid; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: URL
+    digest_dir: Path
+    slack_bot_token: str | None
+    slack_signing_secret: str | None
+    slack_app_token: str | None
+    slack_api_url: str
+    admins: frozenset[str]
+    digest_channel: str | None
+    digest_schedule: str
+    timezone: ZoneInfo
+    ingest_schedule: str | None
+    port: int
+
+    def require_slack(self, *, socket_mode: bool) -> None:
+        """Raise ConfigError naming every Slack variable `serve` needs but lacks."""
+        needed = {
+            "SLACK_BOT_TOKEN": self.slack_bot_token,
+            "SLACK_SIGNING_SECRET": self.slack_signing_secret,
+        }
+        if socket_mode:
+            needed["SLACK_APP_TOKEN"] = self.slack_app_token
+        missing = [name for name, value in needed.items() if not value]
+        if missing:
+            raise ConfigError(f"missing required environment variables: {', '.join(missing)}")
+
+    def __repr__(self) -> str:  # never print secrets, even by accident
+        return f"Settings(database={self.database_url.render_as_string(hide_password=True)})"
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, dotenv_path: Path | None = None
+) -> Settings:
+    """Merge `.env` (lower priority) with the environment and validate every value."""
+    env_file = dotenv_path if dotenv_path is not None else Path.cwd() / ".env"
+    values: dict[str, str] = {}
+    if env_file.is_file():
+        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+
+    def get(name: str, default: str | None = None) -> str | None:
+        value = values.get(name, "").strip()
+        return value if value else default
+
+    timezone = _timezone(get("PAPERBOT_TIMEZONE", "UTC") or "UTC")
+    digest_schedule = get("PAPERBOT_DIGEST_SCHEDULE", "0 9 * * *") or "0 9 * * *"
+    _check_crontab("PAPERBOT_DIGEST_SCHEDULE", digest_schedule, timezone)
+    # An explicitly empty ingest schedule turns the periodic scan off.
+    ingest_schedule: str | None = values.get("PAPERBOT_INGEST_SCHEDULE", "*/15 * * * *").strip()
+    if ingest_schedule:
+        _check_crontab("PAPERBOT_INGEST_SCHEDULE", ingest_schedule, timezone)
+    else:
+        ingest_schedule = None
+
+    return Settings(
+        database_url=_database_url(get("PAPERBOT_DATABASE_URL", DEFAULT_DATABASE_URL) or ""),
+        digest_dir=Path(get("PAPERBOT_DIGEST_DIR", "seeds") or "seeds"),
+        slack_bot_token=get("SLACK_BOT_TOKEN"),
+        slack_signing_secret=get("SLACK_SIGNING_SECRET"),
+        slack_app_token=get("SLACK_APP_TOKEN"),
+        slack_api_url=_slack_api_url(get("SLACK_API_URL", DEFAULT_SLACK_API_URL) or ""),
+        admins=frozenset(u.strip() for u in (get("PAPERBOT_ADMINS") or "").split(",") if u.strip()),
+        digest_channel=get("PAPERBOT_DIGEST_CHANNEL"),
+        digest_schedule=digest_schedule,
+        timezone=timezone,
+        ingest_schedule=ingest_schedule,
+        port=_port(get("PAPERBOT_PORT", "3000") or "3000"),
+    )
+
+
+def _database_url(raw: str) -> URL:
+    try:
+        url = make_url(raw)
+    except ArgumentError:
+        raise ConfigError(f"PAPERBOT_DATABASE_URL is not a database URL: {raw!r}") from None
+    driver = _ASYNC_DRIVERS.get(url.drivername)
+    if driver is None:
+        raise ConfigError(
+            f"PAPERBOT_DATABASE_URL uses unsupported driver {url.drivername!r}: "
+            "use sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB"
+        )
+    url = url.set(drivername=driver)
+    if driver.startswith("sqlite") and not url.database:
+        raise ConfigError("PAPERBOT_DATABASE_URL needs a file path: sqlite+aiosqlite:///PATH")
+    return url
+
+
+def _timezone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"PAPERBOT_TIMEZONE is not a known IANA time zone: {name!r} (e.g. Europe/Berlin)"
+        ) from None
+
+
+def _check_crontab(variable: str, line: str, timezone: ZoneInfo) -> None:
+    try:
+        CronTrigger.from_crontab(line, timezone=timezone)
+    except ValueError as error:
+        raise ConfigError(
+            f"{variable} is not a crontab line ({error}): {line!r}, e.g. '0 9 * * *'"
+        ) from None
+
+
+def _slack_api_url(raw: str) -> str:
+    parsed = urlparse(raw)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise ConfigError(f"SLACK_API_URL is not an http(s) URL: {raw!r}")
+    return raw if raw.endswith("/") else raw + "/"
+
+
+def _port(raw: str) -> int:
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ConfigError(f"PAPERBOT_PORT is not a TCP port number: {raw!r}")
+    return int(raw)

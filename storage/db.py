@@ -1,0 +1,100 @@
+"""Engines, sessions and migrations. Callers own their transactions."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, event
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from storage import dialect
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def create_engine(url: URL) -> AsyncEngine:
+    """An async engine; for SQLite the file's folder is created and the pragmas set."""
+    if url.get_backend_name() != "sqlite":
+        return create_async_engine(url, pool_pre_ping=True)
+    if url.database and url.database != ":memory:":
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_async_engine(url)
+    event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
+    event.listen(engine.sync_engine, "begin", _sqlite_on_begin)
+    return engine
+
+
+def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+    # Let SQLAlchemy emit BEGIN itself (below) rather than the driver, which would
+    # otherwise start transactions late and break transactional DDL in migrations.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    for pragma in (
+        "journal_mode=WAL",  # readers never wait for the ingest writer
+        "foreign_keys=ON",
+        f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+        "synchronous=NORMAL",  # durable with WAL except on power loss of the last commit
+    ):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+def _sqlite_on_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN")
+
+
+def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+@asynccontextmanager
+async def open_engine(url: URL) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(url)
+    try:
+        yield engine
+    finally:
+        await engine.dispose()
+
+
+def _alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def _upgrade(connection: Connection) -> None:
+    dialect.lock_for_migrations(connection)
+    command.upgrade(_alembic_config(connection), "head")
+
+
+async def upgrade(engine: AsyncEngine) -> None:
+    """Apply every pending migration; a no-op when the schema is current."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_upgrade)
+
+
+def _revisions(connection: Connection) -> tuple[set[str], set[str]]:
+    current = set(MigrationContext.configure(connection).get_current_heads())
+    heads = set(ScriptDirectory.from_config(_alembic_config()).get_heads())
+    return current, heads
+
+
+async def schema_is_current(engine: AsyncEngine) -> bool:
+    async with engine.connect() as connection:
+        current, heads = await connection.run_sync(_revisions)
+    return current == heads

@@ -1,0 +1,216 @@
+"""The SQL schema as typed SQLAlchemy models. Migrations in `storage/migrations` create it."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Date,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Stable constraint names, so migrations can refer to them on both databases.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back timezone-aware.
+
+    SQLite has no time zone type, so without this values come back naive there and
+    aware on PostgreSQL; this keeps both stores returning the same thing.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Document(Base):
+    """A digest file as last seen on disk."""
+
+    __tablename__ = "documents"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    path: Mapped[str] = mapped_column(Text, unique=True)
+    content_hash: Mapped[str] = mapped_column(String(64))
+    format: Mapped[str | None] = mapped_column(String(32))
+    digest_date: Mapped[date | None] = mapped_column(Date)
+    size_bytes: Mapped[int] = mapped_column(Integer)
+    parser_version: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))  # "ok" | "failed"
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    papers: Mapped[list[PaperDocument]] = relationship(
+        back_populates="document", cascade="all, delete-orphan"
+    )
+
+
+class Paper(Base):
+    __tablename__ = "papers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # "arxiv:<id without version>" or "text:<hash of the entry's first paragraph>".
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    arxiv_id: Mapped[str | None] = mapped_column(String(32), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "huggingface" | "deep_read" | "abstract_only"
+    title: Mapped[str | None] = mapped_column(Text)
+    name: Mapped[str | None] = mapped_column(String(200), index=True)
+    subtitle: Mapped[str | None] = mapped_column(Text)
+    authors: Mapped[list[str]] = mapped_column(JSON, default=list)
+    categories: Mapped[list[str]] = mapped_column(JSON, default=list)
+    pdf_url: Mapped[str | None] = mapped_column(Text)
+    arxiv_url: Mapped[str | None] = mapped_column(Text)
+    coolpaper_url: Mapped[str | None] = mapped_column(Text)
+    published_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    source_updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    digest_date: Mapped[date | None] = mapped_column(Date, index=True)
+    abstract_en: Mapped[str | None] = mapped_column(Text)
+    abstract_zh: Mapped[str | None] = mapped_column(Text)
+    llm_analysis: Mapped[str | None] = mapped_column(Text)
+    positioning: Mapped[str | None] = mapped_column(Text)
+    background: Mapped[str | None] = mapped_column(Text)
+    mechanism: Mapped[str | None] = mapped_column(Text)
+    experiments: Mapped[str | None] = mapped_column(Text)
+    novelty: Mapped[str | None] = mapped_column(Text)
+    soundness: Mapped[str | None] = mapped_column(Text)
+    significance: Mapped[str | None] = mapped_column(Text)
+    limitations: Mapped[str | None] = mapped_column(Text)
+    follow_ups: Mapped[str | None] = mapped_column(Text)
+    first_ingested_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    claims: Mapped[list[Claim]] = relationship(
+        back_populates="paper", cascade="all, delete-orphan", order_by="Claim.number"
+    )
+    documents: Mapped[list[PaperDocument]] = relationship(
+        back_populates="paper", cascade="all, delete-orphan"
+    )
+
+
+class PaperDocument(Base):
+    """Which digest files hold a paper: one paper, several sources."""
+
+    __tablename__ = "paper_documents"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    position: Mapped[int] = mapped_column(Integer)  # order of the entry in the file
+
+    paper: Mapped[Paper] = relationship(back_populates="documents")
+    document: Mapped[Document] = relationship(back_populates="papers")
+
+
+class Claim(Base):
+    """A numbered claim of a deep read, with its verbatim English evidence quote."""
+
+    __tablename__ = "claims"
+    __table_args__ = (UniqueConstraint("paper_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    text_zh: Mapped[str] = mapped_column(Text)
+    quote_en: Mapped[str] = mapped_column(Text)
+
+    paper: Mapped[Paper] = relationship(back_populates="claims")
+
+
+class IngestRun(Base):
+    __tablename__ = "ingest_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    trigger: Mapped[str] = mapped_column(String(16))  # "cli" | "slack" | "schedule"
+    triggered_by: Mapped[str | None] = mapped_column(String(64))  # Slack user ID, for "slack"
+    forced: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(16))  # running | ok | partial | failed | interrupted
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    documents_new: Mapped[int] = mapped_column(Integer, default=0)
+    documents_changed: Mapped[int] = mapped_column(Integer, default=0)
+    documents_unchanged: Mapped[int] = mapped_column(Integer, default=0)
+    documents_failed: Mapped[int] = mapped_column(Integer, default=0)
+    papers_new: Mapped[int] = mapped_column(Integer, default=0)
+    papers_updated: Mapped[int] = mapped_column(Integer, default=0)
+    errors: Mapped[list[dict[str, str]]] = mapped_column(JSON, default=list)
+
+
+class DigestPost(Base):
+    """The ledger of daily summaries: one row per (channel, period), claimed before posting."""
+
+    __tablename__ = "digest_posts"
+    __table_args__ = (UniqueConstraint("channel", "period"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    channel: Mapped[str] = mapped_column(String(64))
+    # A scheduled firing as ISO time ("2026-12-02T09:00:00+00:00") or "manual:<id>".
+    period: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))  # claimed | posted | failed
+    slack_ts: Mapped[str | None] = mapped_column(String(32))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    papers: Mapped[list[DigestPostPaper]] = relationship(
+        back_populates="post", cascade="all, delete-orphan"
+    )
+
+
+class DigestPostPaper(Base):
+    """Which papers a post covered; (channel, paper) is unique, so no paper is posted twice."""
+
+    __tablename__ = "digest_post_papers"
+    __table_args__ = (UniqueConstraint("channel", "paper_id"),)
+
+    post_id: Mapped[int] = mapped_column(
+        ForeignKey("digest_posts.id", ondelete="CASCADE"), primary_key=True
+    )
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    channel: Mapped[str] = mapped_column(String(64))
+
+    post: Mapped[DigestPost] = relationship(back_populates="papers")

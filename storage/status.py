@@ -1,0 +1,57 @@
+"""Counts for `paperbot status`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.models import Claim, Document, IngestRun, Paper
+
+
+@dataclass(frozen=True)
+class StoreStatus:
+    documents: int
+    papers: int
+    claims: int
+    database: str
+    last_ingest: dict[str, Any] | None
+
+
+def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
+    return {
+        "id": run.id,
+        "trigger": run.trigger,
+        "triggered_by": run.triggered_by,
+        "forced": run.forced,
+        "status": run.status,
+        "started_at": run.started_at.isoformat(),
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "documents": {
+            "new": run.documents_new,
+            "changed": run.documents_changed,
+            "unchanged": run.documents_unchanged,
+            "failed": run.documents_failed,
+        },
+        "papers": {"new": run.papers_new, "updated": run.papers_updated},
+        "errors": run.errors,
+    }
+
+
+async def store_status(session: AsyncSession) -> StoreStatus:
+    async def count(model: type[Any]) -> int:
+        return (await session.execute(select(func.count()).select_from(model))).scalar_one()
+
+    last = (
+        await session.execute(select(IngestRun).order_by(IngestRun.id.desc()).limit(1))
+    ).scalar_one_or_none()
+    bind = session.get_bind()
+    return StoreStatus(
+        documents=await count(Document),
+        papers=await count(Paper),
+        claims=await count(Claim),
+        database=bind.dialect.name,
+        last_ingest=ingest_run_summary(last) if last else None,
+    )

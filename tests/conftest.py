@@ -1,0 +1,82 @@
+"""Shared fixtures: every storage test runs on a real SQLite file and a real PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import asyncpg
+import pytest
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from storage import db
+from tests.postgres import PostgresServer, PostgresUnavailable
+
+DATABASES = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """The URL of the session's PostgreSQL server (its `postgres` database)."""
+    external = os.environ.get("PAPERBOT_TEST_POSTGRES_URL")
+    if external:
+        yield external
+        return
+    try:
+        server = PostgresServer()
+        url = server.start()
+    except PostgresUnavailable as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI: {error}")
+        pytest.skip(f"PostgreSQL not available: {error}")
+    try:
+        yield url
+    finally:
+        server.stop()
+
+
+def _asyncpg_dsn(url: URL) -> str:
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture
+async def postgres_url(postgres_server_url: str) -> AsyncIterator[URL]:
+    """A fresh, empty PostgreSQL database for one test."""
+    server = make_url(postgres_server_url)
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(_asyncpg_dsn(server))
+    try:
+        await admin.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
+        yield server.set(database=name)
+        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: os.PathLike[str]) -> URL:
+    return make_url(f"sqlite+aiosqlite:///{tmp_path}/paperbot.db")
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest) -> URL:
+    """An empty database of each kind in turn: the test runs once on each."""
+    fixture = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    url: URL = request.getfixturevalue(fixture)
+    return url
+
+
+@pytest.fixture
+async def engine(database_url: URL) -> AsyncIterator[AsyncEngine]:
+    """An engine on a migrated, empty database of each kind."""
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        yield engine
+
+
+@pytest.fixture
+async def session(engine: AsyncEngine) -> AsyncIterator[AsyncSession]:
+    async with db.session_factory(engine)() as session:
+        yield session

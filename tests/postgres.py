@@ -1,0 +1,77 @@
+"""A throwaway PostgreSQL server for the test session, started from the machine's binaries.
+
+The server runs as the `postgres` user when the tests run as root (initdb and pg_ctl
+refuse root), on a private port and data folder, with a UTF-8 locale so that pg_trgm
+keeps Chinese characters. Set PAPERBOT_TEST_POSTGRES_URL to use a server of your own.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+
+class PostgresUnavailable(RuntimeError):
+    pass
+
+
+def _bindir() -> Path:
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).parent
+    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if (Path(candidate) / "pg_ctl").exists():
+            return Path(candidate)
+    raise PostgresUnavailable("no PostgreSQL binaries (initdb, pg_ctl) on PATH")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class PostgresServer:
+    def __init__(self) -> None:
+        self.bindir = _bindir()
+        self.base = Path(tempfile.mkdtemp(prefix="paperbot-pg-"))
+        self.data = self.base / "data"
+        self.port = _free_port()
+        self.as_root = os.geteuid() == 0
+        if self.as_root:
+            shutil.chown(self.base, "postgres", "postgres")
+
+    def _run(self, *args: str) -> None:
+        command = [str(self.bindir / args[0]), *args[1:]]
+        if self.as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise PostgresUnavailable(f"{args[0]} failed: {result.stderr.strip()}")
+
+    def start(self) -> str:
+        self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust",
+            "-E", "UTF8", "--locale=C.UTF-8", "--no-sync",
+        )  # fmt: skip
+        options = (
+            f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.base / "server.log"),
+            "-o", options, "-w", "start",
+        )  # fmt: skip
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.base, ignore_errors=True)

@@ -1,0 +1,105 @@
+"""Migrations build the same schema as the models, on both databases, and are idempotent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import db
+from storage.models import Base
+
+TABLES = {
+    "documents",
+    "papers",
+    "paper_documents",
+    "claims",
+    "ingest_runs",
+    "digest_posts",
+    "digest_post_papers",
+}
+
+
+def describe(connection: Connection) -> dict[str, Any]:
+    """A dialect-neutral description of the schema: columns, keys, indexes."""
+    inspector = inspect(connection)
+    schema: dict[str, Any] = {}
+    for table in sorted(inspector.get_table_names()):
+        if table == "alembic_version":
+            continue
+        schema[table] = {
+            "columns": sorted((c["name"], c["nullable"]) for c in inspector.get_columns(table)),
+            "primary_key": sorted(inspector.get_pk_constraint(table)["constrained_columns"]),
+            "unique": sorted(
+                tuple(u["column_names"]) for u in inspector.get_unique_constraints(table)
+            ),
+            "indexes": sorted(
+                (tuple(i["column_names"]), bool(i["unique"]))
+                for i in inspector.get_indexes(table)
+                if not (i["name"] or "").startswith(("uq_", "sqlite_autoindex"))
+            ),
+            "foreign_keys": sorted(
+                (tuple(f["constrained_columns"]), f["referred_table"], f["options"].get("ondelete"))
+                for f in inspector.get_foreign_keys(table)
+            ),
+        }
+    return schema
+
+
+def model_differences(connection: Connection) -> list[Any]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+async def test_upgrade_creates_every_table_matching_the_models(engine: AsyncEngine) -> None:
+    async with engine.connect() as connection:
+        schema = await connection.run_sync(describe)
+        differences = await connection.run_sync(model_differences)
+    assert set(schema) == TABLES
+    assert differences == []
+    assert await db.schema_is_current(engine)
+
+
+async def test_second_upgrade_changes_nothing_and_keeps_data(engine: AsyncEngine) -> None:
+    async with engine.begin() as connection:
+        await connection.execute(
+            text("INSERT INTO ingest_runs (trigger, forced, status, started_at, documents_new,"
+                 " documents_changed, documents_unchanged, documents_failed, papers_new,"
+                 " papers_updated, errors) VALUES ('cli', false, 'ok', CURRENT_TIMESTAMP,"
+                 " 1, 0, 0, 0, 2, 0, '[]')")
+        )  # fmt: skip
+    async with engine.connect() as connection:
+        before = await connection.run_sync(describe)
+
+    await db.upgrade(engine)
+
+    async with engine.connect() as connection:
+        after = await connection.run_sync(describe)
+        runs = (await connection.execute(text("SELECT count(*) FROM ingest_runs"))).scalar_one()
+        version = (await connection.execute(text("SELECT version_num FROM alembic_version"))).all()
+    assert after == before
+    assert runs == 1
+    assert len(version) == 1
+
+
+async def test_sqlite_and_postgresql_get_the_same_schema(
+    sqlite_url: URL, postgres_url: URL
+) -> None:
+    schemas = []
+    for url in (sqlite_url, postgres_url):
+        async with db.open_engine(url) as engine:
+            await db.upgrade(engine)
+            async with engine.connect() as connection:
+                schemas.append(await connection.run_sync(describe))
+    assert schemas[0] == schemas[1]
+
+
+async def test_empty_database_is_not_current_until_upgraded(database_url: URL) -> None:
+    async with db.open_engine(database_url) as engine:
+        assert not await db.schema_is_current(engine)
+        await db.upgrade(engine)
+        assert await db.schema_is_current(engine)
