@@ -12,11 +12,13 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from bot.settings import ConfigError, Settings, load_settings
+from jobs.ingest import ingest
 from storage import db
 from storage.status import store_status
 
@@ -27,6 +29,25 @@ Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 
 class UsageError(Exception):
     """The command cannot run as asked; the message says why (exit status 2)."""
+
+
+async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    paths = [Path(p) for p in args.paths] or [settings.digest_dir]
+    async with db.open_engine(settings.database_url) as engine:
+        await db.upgrade(engine)
+        report = await ingest(db.session_factory(engine), paths, force=args.force)
+    if args.json:
+        print(json.dumps(report.as_json(), ensure_ascii=False))
+    else:
+        docs, papers = report.documents, report.papers
+        print(
+            f"documents: {docs['new']} new, {docs['changed']} changed, "
+            f"{docs['unchanged']} unchanged, {docs['failed']} failed; "
+            f"papers: {papers['new']} new, {papers['updated']} updated"
+        )
+    for error in report.errors:
+        print(f"paperbot: {error['path']}: {error['error']}", file=sys.stderr)
+    return EXIT_FAILED if report.errors else EXIT_OK
 
 
 async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
@@ -88,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(handler=handler)
         return p
 
-    p = command("ingest", cmd_not_yet, "parse and load digest files or folders")
+    p = command("ingest", cmd_ingest, "parse and load digest files or folders")
     p.add_argument("paths", nargs="*", metavar="PATH", help="default: $PAPERBOT_DIGEST_DIR")
     p.add_argument("--force", action="store_true", help="re-parse files whose content is unchanged")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")

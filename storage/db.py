@@ -80,12 +80,26 @@ def _alembic_config(connection: Connection | None = None) -> Config:
 def _upgrade(connection: Connection) -> None:
     dialect.lock_for_migrations(connection)
     command.upgrade(_alembic_config(connection), "head")
+    dialect.check_foreign_keys(connection)
 
 
 async def upgrade(engine: AsyncEngine) -> None:
-    """Apply every pending migration; a no-op when the schema is current."""
-    async with engine.begin() as connection:
-        await connection.run_sync(_upgrade)
+    """Apply every pending migration in one transaction; a no-op when the schema is current."""
+    async with engine.connect() as connection:
+        # SQLite rebuilds a table to alter it; with foreign keys on, dropping the old copy
+        # would cascade-delete the rows that point at it. The switch only works outside a
+        # transaction, so it is set on the driver's connection before ours begins.
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert raw is not None
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            await raw.execute("PRAGMA foreign_keys=OFF")
+        try:
+            async with connection.begin():
+                await connection.run_sync(_upgrade)
+        finally:
+            if sqlite:
+                await raw.execute("PRAGMA foreign_keys=ON")
 
 
 def _revisions(connection: Connection) -> tuple[set[str], set[str]]:

@@ -15,3 +15,11 @@ def lock_for_migrations(connection: Connection) -> None:
     """
     if connection.dialect.name == "postgresql":
         connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_ID})")
+
+
+def check_foreign_keys(connection: Connection) -> None:
+    """After a migration on SQLite (run with foreign keys off): nothing may dangle."""
+    if connection.dialect.name == "sqlite":
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if broken:
+            raise RuntimeError(f"migration left rows with broken foreign keys: {broken[:5]}")

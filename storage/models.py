@@ -30,6 +30,11 @@ NAMING_CONVENTION = {
 }
 
 
+def is_hand_written(name: str | None) -> bool:
+    """Full-text tables and indexes are written by hand in migrations, not by the models."""
+    return name is not None and ("_fts" in name or name.startswith("fts_"))
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -93,7 +98,7 @@ class Paper(Base):
     arxiv_id: Mapped[str | None] = mapped_column(String(32), unique=True)
     kind: Mapped[str] = mapped_column(String(16))  # "huggingface" | "deep_read" | "abstract_only"
     title: Mapped[str | None] = mapped_column(Text)
-    name: Mapped[str | None] = mapped_column(String(200), index=True)
+    name: Mapped[str | None] = mapped_column(String(200))
     subtitle: Mapped[str | None] = mapped_column(Text)
     authors: Mapped[list[str]] = mapped_column(JSON, default=list)
     categories: Mapped[list[str]] = mapped_column(JSON, default=list)
@@ -115,6 +120,11 @@ class Paper(Base):
     significance: Mapped[str | None] = mapped_column(Text)
     limitations: Mapped[str | None] = mapped_column(Text)
     follow_ups: Mapped[str | None] = mapped_column(Text)
+    # Normalised forms for exact lookups and the search index (storage.search_text).
+    title_key: Mapped[str | None] = mapped_column(Text, index=True)
+    name_key: Mapped[str | None] = mapped_column(String(200), index=True)
+    search_head: Mapped[str] = mapped_column(Text, default="", server_default="")
+    search_body: Mapped[str] = mapped_column(Text, default="", server_default="")
     first_ingested_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
@@ -143,17 +153,26 @@ class PaperDocument(Base):
     document: Mapped[Document] = relationship(back_populates="papers")
 
 
+CLAIM_FROM_REVIEW = "review"  # a numbered claim of a deep read
+CLAIM_FROM_ABSTRACT = "abstract"  # a result sentence of an abstract, not a reviewed claim
+
+
 class Claim(Base):
-    """A numbered claim of a deep read, with its verbatim English evidence quote."""
+    """A numbered claim of a deep read with its verbatim English evidence quote, or a
+    sentence of an abstract that states a result (`source`), searchable the same way."""
 
     __tablename__ = "claims"
-    __table_args__ = (UniqueConstraint("paper_id", "number"),)
+    __table_args__ = (UniqueConstraint("paper_id", "source", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"))
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    source: Mapped[str] = mapped_column(
+        String(16), default=CLAIM_FROM_REVIEW, server_default=CLAIM_FROM_REVIEW
+    )
     number: Mapped[int] = mapped_column(Integer)
     text_zh: Mapped[str] = mapped_column(Text)
     quote_en: Mapped[str] = mapped_column(Text)
+    search_text: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     paper: Mapped[Paper] = relationship(back_populates="claims")
 

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.models import Claim, Document, IngestRun, Paper
+from storage.models import CLAIM_FROM_REVIEW, Claim, Document, IngestRun, Paper
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,9 @@ def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
 
 
 async def store_status(session: AsyncSession) -> StoreStatus:
-    async def count(model: type[Any]) -> int:
-        return (await session.execute(select(func.count()).select_from(model))).scalar_one()
+    async def count(model: type[Any], *where: Any) -> int:
+        query = select(func.count()).select_from(model).where(*where)
+        return (await session.execute(query)).scalar_one()
 
     last = (
         await session.execute(select(IngestRun).order_by(IngestRun.id.desc()).limit(1))
@@ -51,7 +52,7 @@ async def store_status(session: AsyncSession) -> StoreStatus:
     return StoreStatus(
         documents=await count(Document),
         papers=await count(Paper),
-        claims=await count(Claim),
+        claims=await count(Claim, Claim.source == CLAIM_FROM_REVIEW),  # numbered claims only
         database=bind.dialect.name,
         last_ingest=ingest_run_summary(last) if last else None,
     )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 
 import asyncpg
@@ -80,3 +82,21 @@ async def engine(database_url: URL) -> AsyncIterator[AsyncEngine]:
 async def session(engine: AsyncEngine) -> AsyncIterator[AsyncSession]:
     async with db.session_factory(engine)() as session:
         yield session
+
+
+_DATABASE_PARAM = re.compile(r"\[(?:[^\]]*-)?(sqlite|postgresql)(?:-[^\]]*)?\]")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how many tests ran on each database, so a run shows both were exercised."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            match = _DATABASE_PARAM.search(getattr(report, "nodeid", ""))
+            if match and (report.when == "call" or outcome != "passed"):
+                counts[(match.group(1), outcome)] += 1
+    if counts:
+        terminalreporter.section("tests per database")
+        for database in DATABASES:
+            line = ", ".join(f"{n} {o}" for (d, o), n in sorted(counts.items()) if d == database)
+            terminalreporter.write_line(f"{database}: {line or 'none'}")

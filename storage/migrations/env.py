@@ -10,9 +10,13 @@ from alembic import context
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from storage.models import Base
+from storage.models import Base, is_hand_written
 
 target_metadata = Base.metadata
+
+
+def include_name(name: str | None, type_: str, parent_names: object) -> bool:
+    return not is_hand_written(name)
 
 
 def run_on(connection: Connection) -> None:
@@ -21,6 +25,7 @@ def run_on(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite's ALTER is limited
         compare_type=True,
+        include_name=include_name,
     )
     with context.begin_transaction():
         context.run_migrations()

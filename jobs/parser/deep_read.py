@@ -1,0 +1,269 @@
+"""The deep-read review digest: deep reads and abstract-only entries, told apart by shape.
+
+Section headings were stripped from this format, so everything is known by position:
+
+    deep read      = prose+ (claim+ review? | review) limitations? follow_ups?
+    abstract-only  = abstract NOTE
+    claim          = "N. <Chinese>" + an indented (3+ spaces) English quote
+
+Claims and the review are the anchors. What lies between two anchors is a run of plain
+paragraphs: the previous deep read's limitations and follow-ups (at most two), then the
+next entry's prose. Before a claim or review, the run keeps at least one paragraph for the
+new deep read; before an abstract-only entry or the end of the file, the whole run is the
+previous deep read's tail.
+"""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .errors import DigestParseError
+from .identity import text_key
+from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
+from .naming import derive_name, subtitle
+from .text import Paragraph, indent_of, join_lines
+
+NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
+_NOTE_PREFIX = NOTE[:5]
+QUOTE_INDENT = 3
+TAIL_PARAGRAPHS = 2
+
+_CLAIM = re.compile(r"([0-9]{1,3})[.．]\s+(\S.*)")
+_REVIEW = re.compile(r"(?:Novelty|Soundness|Significance)\s*[：:]")
+# Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
+_REVIEW_LABEL = re.compile(r"\b(Novelty|Soundness|Significance)\s*[：:]")
+
+_PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
+_ORPHAN = (
+    "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
+    "text, and ends with its limitations and follow-ups; an abstract needs the note "
+    f"'{NOTE}' after it"
+)
+
+
+@dataclass
+class _Item:
+    kind: str
+    paragraph: Paragraph
+    number: int = 0
+    claim_lines: list[str] = field(default_factory=list)
+    quote_lines: list[str] = field(default_factory=list)
+
+    @property
+    def line(self) -> int:
+        return self.paragraph.line
+
+    @property
+    def text(self) -> str:
+        return self.paragraph.text
+
+
+@dataclass
+class _DeepRead:
+    prose: list[_Item]
+    claims: list[_Item]
+    review: _Item | None
+
+
+def parse_deep_reads(paras: Sequence[Paragraph]) -> tuple[ParsedPaper, ...]:
+    items = _classify(paras)
+    papers: list[ParsedPaper] = []
+    pending: list[_Item] = []  # plain paragraphs since the last anchor
+    open_read: _DeepRead | None = None  # the deep read whose tail may still be in `pending`
+    index = 0
+    while index < len(items):
+        item = items[index]
+        if item.kind == _PROSE:
+            if index + 1 < len(items) and items[index + 1].kind == _NOTE:
+                _finish(open_read, pending, papers, before_body=False)
+                open_read, pending = None, []
+                papers.append(_abstract_only(item, len(papers) + 1))
+                index += 2
+            else:
+                pending.append(item)
+                index += 1
+            continue
+        if item.kind == _NOTE:
+            raise DigestParseError("note paragraph has no abstract paragraph before it", item.line)
+
+        prose = _finish(open_read, pending, papers, before_body=True)
+        if not prose:
+            what = f"claim {item.number}" if item.kind == _CLAIM_ITEM else "review paragraph"
+            raise DigestParseError(
+                f"{what} has no paper text before it: a deep read starts with its "
+                "positioning paragraph",
+                item.line,
+            )
+        claims: list[_Item] = []
+        while index < len(items) and items[index].kind == _CLAIM_ITEM:
+            claim = items[index]
+            if claim.number != len(claims) + 1:
+                raise DigestParseError(
+                    f"claim {claim.number} is out of order: expected claim {len(claims) + 1} "
+                    "(claims are numbered 1, 2, 3, … within each paper)",
+                    claim.line,
+                )
+            claims.append(claim)
+            index += 1
+        review = None
+        if index < len(items) and items[index].kind == _REVIEW_ITEM:
+            review = items[index]
+            index += 1
+        open_read, pending = _DeepRead(prose, claims, review), []
+    _finish(open_read, pending, papers, before_body=False)
+    return tuple(papers)
+
+
+def _classify(paras: Sequence[Paragraph]) -> list[_Item]:
+    items: list[_Item] = []
+    for paragraph in paras:
+        first = paragraph.lines[0]
+        body = first.strip()
+        if indent_of(first) >= QUOTE_INDENT:
+            # An indented paragraph is a claim's quote, or the next wrapped piece of one.
+            if items and items[-1].kind == _CLAIM_ITEM:
+                items[-1].quote_lines.extend(paragraph.lines)
+            else:
+                items.append(_Item(_PROSE, paragraph))
+        elif body.startswith(_NOTE_PREFIX):
+            items.append(_Item(_NOTE, paragraph))
+        elif _REVIEW.match(body):
+            items.append(_Item(_REVIEW_ITEM, paragraph))
+        elif claim := _CLAIM.fullmatch(body):
+            item = _Item(_CLAIM_ITEM, paragraph, int(claim.group(1)), [claim.group(2)])
+            for line in paragraph.lines[1:]:
+                if item.quote_lines or indent_of(line) >= QUOTE_INDENT:
+                    item.quote_lines.append(line)
+                else:
+                    item.claim_lines.append(line)
+            items.append(item)
+        else:
+            items.append(_Item(_PROSE, paragraph))
+    _resolve_unquoted(items)
+    return items
+
+
+def _resolve_unquoted(items: list[_Item]) -> None:
+    """A numbered paragraph without a quote is a claim that lost its quote (an error),
+    except as one of the two paragraphs right after a review: reviewers write their
+    limitations and follow-ups as numbered lists too."""
+    since_review: int | None = None  # plain paragraphs since the last review
+    for item in items:
+        unquoted = item.kind == _CLAIM_ITEM and not item.quote_lines
+        if item.kind == _REVIEW_ITEM:
+            since_review = 0
+        elif item.kind != _PROSE and not unquoted:
+            since_review = None
+        elif since_review is not None:
+            since_review += 1
+        if not unquoted:
+            continue
+        if since_review is None or since_review > TAIL_PARAGRAPHS:
+            raise DigestParseError(
+                f"claim {item.number} has no English quote: an indented paragraph "
+                f"({QUOTE_INDENT}+ spaces) must follow it",
+                item.line,
+            )
+        item.kind = _PROSE
+
+
+def _finish(
+    open_read: _DeepRead | None,
+    pending: list[_Item],
+    papers: list[ParsedPaper],
+    *,
+    before_body: bool,
+) -> list[_Item]:
+    """Close the open deep read with its tail from `pending`; return the rest of `pending`,
+    which is the prose of the next deep read."""
+    rest = pending
+    if open_read is not None:
+        keep_for_next = 1 if before_body else 0
+        tail_length = max(0, min(TAIL_PARAGRAPHS, len(pending) - keep_for_next))
+        papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
+        rest = pending[tail_length:]
+    if rest and not before_body:
+        raise DigestParseError(_ORPHAN, rest[0].line)
+    return rest
+
+
+def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper:
+    texts = [item.text for item in read.prose]
+    positioning, background, mechanism, experiments = _prose_sections(texts)
+    claims = tuple(
+        # The quote is English: wrapped lines join with single spaces.
+        Claim(
+            item.number, join_lines(item.claim_lines), " ".join(" ".join(item.quote_lines).split())
+        )
+        for item in read.claims
+    )
+    review = _split_review(read.review.text) if read.review else {}
+    tail_texts = [item.text for item in tail] + [""] * TAIL_PARAGRAPHS
+    entry_text = "\n".join(
+        [*texts, *(c.text_zh + "\n" + c.quote_en for c in claims), *review.values(), *tail_texts]
+    )
+    return ParsedPaper(
+        kind=KIND_DEEP_READ,
+        position=position,
+        line=read.prose[0].line,
+        key=text_key(positioning),
+        arxiv_id=None,
+        title=None,
+        name=derive_name(positioning, entry_text),
+        subtitle=subtitle(positioning),
+        positioning=positioning,
+        background=background,
+        mechanism=mechanism,
+        experiments=experiments,
+        claims=claims,
+        novelty=review.get("Novelty"),
+        soundness=review.get("Soundness"),
+        significance=review.get("Significance"),
+        limitations=tail_texts[0] or None,
+        follow_ups=tail_texts[1] or None,
+    )
+
+
+def _prose_sections(texts: list[str]) -> tuple[str, str | None, str | None, str | None]:
+    """Positioning, background, mechanism, experiments, known only by position.
+
+    A shorter paper does not say which section it left out. The first paragraph is always
+    the positioning (key and subtitle rely on it) and the last one summarises the
+    experiments that the claims come from; background, the section most often folded into
+    the positioning, is the one given up first. So 2 paragraphs are positioning +
+    experiments, 3 add the mechanism, and beyond 4 the extras join the background.
+    """
+    positioning, *rest = texts
+    experiments = rest.pop() if rest else None
+    mechanism = rest.pop() if rest else None
+    return positioning, "\n\n".join(rest) or None, mechanism, experiments
+
+
+def _split_review(text: str) -> dict[str, str]:
+    """`Novelty：… Soundness：… Significance：…` -> the three texts (full-width or ASCII
+    colons; a missing label leaves its field out)."""
+    first: dict[str, re.Match[str]] = {}  # label -> its first mention, in text order
+    for match in _REVIEW_LABEL.finditer(text):
+        first.setdefault(match.group(1), match)
+    marks = list(first.values())
+    sections: dict[str, str] = {}
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        section = text[mark.end() : following.start() if following else len(text)].strip()
+        if section:
+            sections[mark.group(1)] = section
+    return sections
+
+
+def _abstract_only(item: _Item, position: int) -> ParsedPaper:
+    abstract = item.text
+    return ParsedPaper(
+        kind=KIND_ABSTRACT_ONLY,
+        position=position,
+        line=item.line,
+        key=text_key(abstract),
+        arxiv_id=None,
+        title=None,
+        name=derive_name(abstract, abstract),
+        subtitle=subtitle(abstract),
+        abstract_en=abstract,
+    )

@@ -1,0 +1,52 @@
+"""`parse_digest`: detect the format from the first line, then hand over to its parser."""
+
+import re
+from datetime import date
+
+from .deep_read import parse_deep_reads
+from .errors import DigestParseError
+from .huggingface import HEADER, parse_entries
+from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest
+from .text import digest_lines, paragraphs
+
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_UNKNOWN_FORMAT = (
+    "unknown digest format: first line should be a date (YYYY-MM-DD) "
+    "or 'HuggingFace Papers YYYY-MM-DD'"
+)
+
+
+def parse_digest(text: str) -> ParsedDigest:
+    """Parse a digest's text into papers; raises DigestParseError on what it cannot read."""
+    lines = digest_lines(text)
+    first = next((index for index, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise DigestParseError("digest is empty")
+    head, line_number = lines[first].strip(), first + 1
+
+    if _DATE.fullmatch(head):
+        digest_date = _parse_date(head, line_number)
+        papers = parse_deep_reads(paragraphs(lines, first + 1))
+        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers)
+
+    header = HEADER.fullmatch(head)
+    if header:
+        if header.group(1) is None:
+            raise DigestParseError(
+                "HuggingFace header has no date: expected 'HuggingFace Papers YYYY-MM-DD'",
+                line_number,
+            )
+        digest_date = _parse_date(header.group(1), line_number)
+        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, parse_entries(lines, first + 1))
+
+    raise DigestParseError(_UNKNOWN_FORMAT, line_number)
+
+
+def _parse_date(value: str, line_number: int) -> date:
+    match = _DATE.fullmatch(value)
+    if match is None:
+        raise DigestParseError(f"'{value}' is not a date in YYYY-MM-DD form", line_number)
+    try:
+        return date(*(int(part) for part in match.groups()))
+    except ValueError:
+        raise DigestParseError(f"'{value}' is not a valid date", line_number) from None

@@ -1,0 +1,204 @@
+"""The HuggingFace daily list.
+
+An entry starts at `N. <Title>` only when the next non-blank line is `Abstract:`: the LLM
+analysis has numbered lines of its own, and the table of contents after the repeated header
+at the end of the file lists every title again without an abstract, so neither starts a
+paper. Inside an entry the sections come in a fixed order (abstract, Chinese abstract,
+analysis) and the metadata lines close it; any of them may be missing.
+"""
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from .identity import arxiv_key, find_arxiv_id, text_key
+from .model import KIND_HUGGINGFACE, ParsedPaper
+from .text import is_cjk, join_lines
+
+HEADER = re.compile(r"HuggingFace Papers(?:\s+(\S+))?")
+_ENTRY = re.compile(r"[0-9]{1,4}[.．]\s+(\S.*)")
+_ABSTRACT = re.compile(r"Abstract\s*[:：]\s*(.*)", re.IGNORECASE)
+_ZH_HEADING = re.compile(r"中文摘要\s*[:：]?")
+_ZH_ABSTRACT = re.compile(r"摘要\s*[:：]\s*(.*)")
+_ANALYSIS = re.compile(r"LLM Analysis\s*[:：]?", re.IGNORECASE)
+_META = re.compile(
+    r"(Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated)"
+    r"\s*[:：]\s*(.*)",
+    re.IGNORECASE,
+)
+_LIST_SEPARATOR = re.compile(r"\s*[,，;；]\s*")
+_CATEGORY_SEPARATOR = re.compile(r"[\s,，;；]+")
+
+# Analysis noise: citation numbers alone on a line ("19", "12, 13") and markdown escapes.
+_CITATION = re.compile(r"[0-9]{1,3}(?:\s*[,，]\s*[0-9]{1,3})*")
+_MARKDOWN_ESCAPE = re.compile(r"\\([*_#`~+])")
+# A line starting with these continues the line before it (the cut was a citation).
+_CLOSING = frozenset("、。，；：！？）」』】》,.;:!?)]")
+
+_ABSTRACT_EN, _ABSTRACT_ZH, _ANALYSIS_TEXT = 1, 2, 3
+
+
+def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
+    stripped = [line.strip() for line in lines]
+    next_text = _next_non_blank(stripped)
+    starts: dict[int, str] = {}  # line index -> title
+    boundaries = [len(lines)]  # entry starts, and repeated headers that end the entry before
+    for index in range(start, len(lines)):
+        if HEADER.fullmatch(stripped[index]):
+            boundaries.append(index)
+        elif entry := _ENTRY.fullmatch(stripped[index]):
+            following = next_text[index + 1] if index + 1 < len(lines) else None
+            if following is not None and _ABSTRACT.match(stripped[following]):
+                starts[index] = entry.group(1)
+                boundaries.append(index)
+    boundaries.sort()
+    return tuple(
+        _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
+        for position, (begin, title) in enumerate(starts.items(), start=1)
+    )
+
+
+def _next_non_blank(stripped: Sequence[str]) -> list[int | None]:
+    """For each index, the index of the first non-blank line at or after it."""
+    result: list[int | None] = [None] * len(stripped)
+    following: int | None = None
+    for index in range(len(stripped) - 1, -1, -1):
+        if stripped[index]:
+            following = index
+        result[index] = following
+    return result
+
+
+def _entry(stripped: Sequence[str], begin: int, end: int, title: str, position: int) -> ParsedPaper:
+    meta_start, meta_end = _metadata_block(stripped, begin + 1, end)
+    sections = _sections(stripped[begin + 1 : meta_start])
+    meta: dict[str, str] = {}
+    for line in stripped[meta_start:meta_end]:
+        if match := _META.fullmatch(line):
+            meta.setdefault(match.group(1).lower(), match.group(2).strip())
+
+    abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
+    arxiv_id = next(
+        (
+            found
+            for field in ("arxiv id", "arxiv url", "pdf url", "coolpaper url")
+            if (found := find_arxiv_id(meta.get(field)))
+        ),
+        None,
+    )
+    key = arxiv_key(arxiv_id) if arxiv_id is not None else text_key(abstract_en or title)
+    return ParsedPaper(
+        kind=KIND_HUGGINGFACE,
+        position=position,
+        line=begin + 1,
+        key=key,
+        arxiv_id=arxiv_id,
+        title=title,
+        name=None,
+        subtitle=None,
+        authors=tuple(a for a in _LIST_SEPARATOR.split(meta.get("authors", "")) if a),
+        categories=tuple(c for c in _CATEGORY_SEPARATOR.split(meta.get("categories", "")) if c),
+        pdf_url=meta.get("pdf url") or None,
+        arxiv_url=meta.get("arxiv url") or None,
+        coolpaper_url=meta.get("coolpaper url") or None,
+        published_at=_timestamp(meta.get("published")),
+        updated_at=_timestamp(meta.get("updated")),
+        abstract_en=abstract_en,
+        abstract_zh=join_lines(sections[_ABSTRACT_ZH]) or None,
+        llm_analysis=clean_analysis(sections[_ANALYSIS_TEXT]),
+    )
+
+
+def _metadata_block(stripped: Sequence[str], begin: int, end: int) -> tuple[int, int]:
+    """The last run of metadata lines (blank lines allowed inside). Taking the last run
+    keeps a metadata-looking line inside the analysis out; lines after the run are
+    leftovers of the table of contents and are dropped. No metadata: (end, end)."""
+    run_start = run_end = end
+    current: int | None = None
+    for index in range(begin, end):
+        line = stripped[index]
+        if _META.fullmatch(line):
+            if current is None:
+                current = index
+            run_start, run_end = current, index + 1
+        elif line:
+            current = None
+    return run_start, run_end
+
+
+def _sections(body: Sequence[str]) -> dict[int, list[str]]:
+    """Split the lines between title and metadata at the section markers. Markers only
+    move forward, so a `摘要：` inside the analysis stays analysis text."""
+    sections: dict[int, list[str]] = {_ABSTRACT_EN: [], _ABSTRACT_ZH: [], _ANALYSIS_TEXT: []}
+    stage = 0
+    for line in body:
+        if stage < _ABSTRACT_EN and (match := _ABSTRACT.match(line)):
+            stage = _ABSTRACT_EN
+            sections[stage].append(match.group(1))
+        elif stage < _ABSTRACT_ZH and _ZH_HEADING.fullmatch(line):
+            stage = _ABSTRACT_ZH
+        elif (
+            stage <= _ABSTRACT_ZH
+            and not any(sections[_ABSTRACT_ZH])
+            and (match := _ZH_ABSTRACT.match(line))
+        ):
+            stage = _ABSTRACT_ZH
+            sections[stage].append(match.group(1))
+        elif stage < _ANALYSIS_TEXT and _ANALYSIS.fullmatch(line):
+            stage = _ANALYSIS_TEXT
+        elif stage:
+            sections[stage].append(line)
+    return sections
+
+
+def clean_analysis(lines: Sequence[str]) -> str | None:
+    """Drop citation-number lines and markdown escapes; glue back the text a citation cut
+    apart. Other line breaks (formulas, lists) stay; paragraphs keep one blank line."""
+    paragraphs: list[list[list[str]]] = [[]]  # paragraph -> lines -> pieces
+    glue = False  # the previous line was a citation number cut out of the text
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        if _CITATION.fullmatch(line):
+            glue = True
+            continue
+        if "\\" in line:
+            line = _MARKDOWN_ESCAPE.sub(_unescape, line)
+        continues = glue or line[0] in _CLOSING
+        glue = False
+        if continues and not paragraphs[-1] and len(paragraphs) > 1:
+            paragraphs.pop()  # the blank line fell inside a cut sentence
+        if continues and paragraphs[-1]:
+            pieces = paragraphs[-1][-1]
+            if _needs_space(pieces[-1][-1], line[0]):
+                pieces.append(" ")
+            pieces.append(line)
+        else:
+            paragraphs[-1].append([line])
+    text = "\n\n".join(
+        "\n".join("".join(pieces) for pieces in paragraph) for paragraph in paragraphs if paragraph
+    )
+    return text or None
+
+
+def _unescape(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
+def _needs_space(before: str, after: str) -> bool:
+    return after not in _CLOSING and not (is_cjk(before) and is_cjk(after))
+
+
+def _timestamp(value: str | None) -> datetime | None:
+    """ISO 8601; a time without zone is UTC; unreadable values are dropped, not fatal."""
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -1,0 +1,128 @@
+"""Short names and subtitles for papers that carry no title (deep reads, abstract-only).
+
+The rule for a name: the method or system the entry is about is the name-like token that
+the first paragraph *introduces*, and among several, the one the whole entry talks about
+most.
+
+1. Candidates are tokens that look like names: Latin or Greek letters with digits, dots or
+   hyphens inside (`AV-GRPO`, `Ψ-Spec`, `Hunyuan-A13B`), at least one capital, not a bare
+   size (`27B`), and not a class of things: a token whose plural also occurs (`CFM` next
+   to `CFMs`) or an acronym plural (`LLMs`) names a kind of model, not this paper's.
+2. A candidate counts only when the first paragraph introduces it with a cue:
+   `提出 X`, `贡献 X`, `发布的 X`, `X 的核心/主张`, `X（Full English Name）`,
+   sentence-initial `X 是`, `核心产物是 X`, or in English `we introduce/propose/present X`,
+   `called/named/dubbed X`. Frequency alone is not enough: in the seeds the most
+   frequent names are baselines and components (Jev, Harness, SAM), never the paper's own.
+3. Several cued candidates are ranked by how often the whole entry mentions them, variants
+   included (`WanPE-397B` counts for `WanPE`), then by first mention.
+4. A size suffix is dropped when the first paragraph also uses the bare name
+   (`WanPE-397B` -> `WanPE`); `Hunyuan-A13B` stays, as there `Hunyuan` alone only names
+   the model family, later in the entry.
+
+No cue, no name: the consumer then shows the subtitle instead.
+"""
+
+import re
+
+from .text import is_cjk
+
+_TOKENS = re.compile(r"[0-9]*[A-Za-zΑ-Ωα-ω][A-Za-z0-9Α-Ωα-ω]*(?:[-.+][A-Za-z0-9Α-Ωα-ω]+)*")
+# Cues around a token, checked only at the tokens of the first paragraph (cheap, linear).
+_CUE_BEFORE = re.compile(
+    r"(?:(?:提出|贡献|推出|发布|介绍|引入)(?:了|的)?\s*(?:名为)?"
+    r"|(?:产物|贡献|方法|系统|框架|模型)(?:是|为)"
+    r"|\b(?:introduce[sd]?|propose[sd]?|present(?:s|ed)?|release[sd]?|call(?:s|ed)?"
+    r"|name[sd]?|dub(?:s|bed)?|term(?:s|ed)?)\s(?:the\s+)?)\s*\Z"
+)
+_CUE_AFTER = re.compile(
+    r"\s*(?:的(?:核心|主张|主要|关键)"
+    r"|[（(]\s*[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z][A-Za-z0-9-]*)+\s*[）)])"
+)
+_SENTENCE_BREAK = re.compile(r"[。！？；]\s*\Z")
+_IS = re.compile(r"\s*是")
+_WINDOW = 24
+_EXPANSION_WINDOW = 160
+
+_SIZE = re.compile(r"A?[0-9]+(?:\.[0-9]+)?[BMKT]")
+_SIZE_SUFFIX = re.compile(r"(.+?)-A?[0-9]+(?:\.[0-9]+)?[BMKT]")
+
+_SENTENCE_END = re.compile(r"[。！？]|[.!?](?=\s+[A-Z\"“(]|\s*$)")
+SUBTITLE_LIMIT = 120
+_TRAILING = " ，,、；;：:（(—-"
+
+
+def derive_name(first_paragraph: str, entry_text: str) -> str | None:
+    """The short name of the method or system an untitled entry is about, or None."""
+    cued = dict.fromkeys(  # ordered, so ties resolve the same way in every process
+        match.group()
+        for match in _TOKENS.finditer(first_paragraph)
+        if _introduced(first_paragraph, match.start(), match.end())
+        and _looks_like_name(match.group(), entry_text)
+    )
+    if not cued:
+        return None
+    name = min(cued, key=lambda t: (-_mentions(entry_text, t), first_paragraph.find(t)))
+    bare = _SIZE_SUFFIX.fullmatch(name)
+    if bare and _mentions(first_paragraph, bare.group(1), variants=False):
+        return bare.group(1)
+    return name
+
+
+def _introduced(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - _WINDOW) : start]
+    after = text[end : end + _EXPANSION_WINDOW]
+    if _CUE_BEFORE.search(before) or _CUE_AFTER.match(after):
+        return True
+    sentence_start = (start <= _WINDOW and not before.strip()) or _SENTENCE_BREAK.search(before)
+    return bool(sentence_start and _IS.match(after))
+
+
+def _looks_like_name(token: str, entry_text: str) -> bool:
+    if len(token) < 2 or _SIZE.fullmatch(token) or not any(c.isupper() for c in token):
+        return False
+    is_acronym_plural = token.endswith("s") and token[:-1].isupper()
+    return not is_acronym_plural and not _mentions(entry_text, token + "s", variants=False)
+
+
+def _mentions(text: str, token: str, *, variants: bool = True) -> int:
+    """How often `token` occurs as a whole token; with `variants`, `token-…` counts too."""
+    count = 0
+    start = text.find(token)
+    while start != -1:
+        end = start + len(token)
+        after = text[end : end + 1]
+        whole_before = start == 0 or not _in_token(text[start - 1])
+        whole_after = not after or not _in_token(after) or (variants and after == "-")
+        count += whole_before and whole_after
+        start = text.find(token, end)
+    return count
+
+
+def _in_token(char: str) -> bool:
+    return (char.isalnum() and not is_cjk(char)) or char == "-"
+
+
+def subtitle(first_paragraph: str) -> str | None:
+    """The first sentence of the first paragraph, cut to about SUBTITLE_LIMIT characters."""
+    text = first_paragraph.strip()
+    end = _SENTENCE_END.search(text)
+    sentence = text[: end.end()] if end else text
+    return shorten(sentence) or None
+
+
+def shorten(text: str, limit: int = SUBTITLE_LIMIT) -> str:
+    """Cut at a character boundary in Chinese, at a word boundary in Latin text, add '…'."""
+    if len(text) <= limit:
+        return text
+    cut = limit - 1
+    if _in_word(text[cut - 1]) and _in_word(text[cut]):
+        start = cut
+        while start > 0 and _in_word(text[start - 1]):
+            start -= 1
+        if start > limit // 2:
+            cut = start
+    return text[:cut].rstrip(_TRAILING) + "…"
+
+
+def _in_word(char: str) -> bool:
+    return (char.isalnum() and not is_cjk(char)) or char in "-_.'’"

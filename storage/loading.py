@@ -1,0 +1,233 @@
+"""Writing parsed digest files into the tables. The caller owns the transaction: one per file.
+
+A paper keeps its row (and so its id and first-ingested time) across files and re-ingests;
+its fields are refreshed from the newest file that holds it, its claims are replaced when
+they differ, and the links say which files hold it. Papers are never deleted here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, NamedTuple
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
+from storage.search_text import index_text, normalise
+
+# What the search index reads of a paper: its names, then its text.
+SEARCH_HEAD = ("title", "name", "subtitle", "arxiv_id")
+SEARCH_BODY = (
+    "abstract_en", "abstract_zh", "positioning", "background", "mechanism", "experiments",
+    "novelty", "soundness", "significance", "limitations", "follow_ups",
+)  # fmt: skip
+_DERIVED = ("title_key", "name_key", "search_head", "search_body")
+# Columns a digest file may set; everything else is managed here.
+PAPER_FIELDS = frozenset(
+    column.key
+    for column in Paper.__table__.columns
+    if column.key not in {"id", "key", "digest_date", "first_ingested_at", "updated_at"}
+    and column.key not in _DERIVED
+)
+_CHUNK = 500  # keys per IN (...) query, well under every driver's parameter limit
+
+
+class ClaimInput(NamedTuple):
+    number: int
+    text_zh: str
+    quote_en: str
+    source: str = CLAIM_FROM_REVIEW
+
+
+@dataclass(frozen=True)
+class PaperInput:
+    key: str
+    position: int  # order of the entry in its file
+    fields: Mapping[str, Any]  # Paper column -> value; None and empty values never erase
+    claims: Sequence[ClaimInput] = ()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.fields) - PAPER_FIELDS
+        if unknown:
+            raise ValueError(f"not paper columns: {sorted(unknown)}")
+
+
+@dataclass
+class SaveResult:
+    papers_new: int = 0
+    papers_updated: int = 0
+    new_paper_ids: list[int] = field(default_factory=list)
+
+
+async def find_document(session: AsyncSession, path: str) -> Document | None:
+    result = await session.execute(select(Document).where(Document.path == path))
+    return result.scalar_one_or_none()
+
+
+async def record_failed_document(
+    session: AsyncSession, *, path: str, content_hash: str, size: int, parser_version: str,
+    error: str,
+) -> None:  # fmt: skip
+    """Remember that a file failed; what an earlier ingest stored from it stays as it was."""
+    document = await find_document(session, path)
+    if document is None:
+        document = Document(path=path, format=None, digest_date=None)
+        session.add(document)
+    document.content_hash = content_hash
+    document.size_bytes = size
+    document.parser_version = parser_version
+    document.status = "failed"
+    document.error = error
+    await session.flush()
+
+
+async def save_document(
+    session: AsyncSession,
+    *,
+    path: str,
+    content_hash: str,
+    size: int,
+    format: str,
+    digest_date: date,
+    parser_version: str,
+    papers: Sequence[PaperInput],
+) -> SaveResult:
+    """Store a parsed file and its papers, replacing what the file said before."""
+    document = await find_document(session, path)
+    if document is None:
+        document = Document(path=path)
+        session.add(document)
+    document.content_hash = content_hash
+    document.size_bytes = size
+    document.format = format
+    document.digest_date = digest_date
+    document.parser_version = parser_version
+    document.status = "ok"
+    document.error = None
+    await session.flush()
+
+    unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
+    existing = await _papers_by_key(session, [paper.key for paper in unique])
+    result = SaveResult()
+    ids: dict[str, int] = {}
+
+    fresh = [paper for paper in unique if paper.key not in existing]
+    if fresh:
+        now = utcnow()
+        rows = [
+            {**_with_search(_all_columns(paper.fields)), "key": paper.key,
+             "digest_date": digest_date, "first_ingested_at": now, "updated_at": now}
+            for paper in fresh
+        ]  # fmt: skip
+        inserted = await session.execute(insert(Paper).returning(Paper.id, Paper.key), rows)
+        ids.update({key: paper_id for paper_id, key in inserted.all()})
+        result.papers_new = len(fresh)
+        result.new_paper_ids = [ids[paper.key] for paper in fresh]
+
+    known = [paper for paper in unique if paper.key in existing]
+    stored_claims = await _claims_by_paper(session, [existing[p.key].id for p in known])
+    new_claims: list[tuple[int, ClaimInput]] = []
+    for paper in known:
+        row = existing[paper.key]
+        ids[paper.key] = row.id
+        changed = _refresh(row, paper.fields, digest_date)
+        claims = [ClaimInput(*claim) for claim in paper.claims]
+        if stored_claims.get(row.id, []) != claims:
+            await session.execute(delete(Claim).where(Claim.paper_id == row.id))
+            new_claims.extend((row.id, claim) for claim in claims)
+            changed = True
+        if changed:
+            row.updated_at = utcnow()
+            result.papers_updated += 1
+    new_claims.extend((ids[paper.key], claim) for paper in fresh for claim in paper.claims)
+    await _insert_claims(session, new_claims)
+
+    await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
+    if unique:
+        await session.execute(
+            insert(PaperDocument),
+            [
+                {"paper_id": ids[p.key], "document_id": document.id, "position": p.position}
+                for p in unique
+            ],
+        )
+    await session.flush()
+    return result
+
+
+def _with_search(values: dict[str, Any]) -> dict[str, Any]:
+    """Add the normalised lookup keys and the search text of a paper's values."""
+    title, name = values.get("title"), values.get("name")
+    values["title_key"] = " ".join(normalise(title).split()) if title else None
+    values["name_key"] = normalise(name) if name else None
+    values["search_head"] = index_text(*(values.get(f) for f in SEARCH_HEAD))
+    values["search_body"] = index_text(*(values.get(f) for f in SEARCH_BODY))
+    return values
+
+
+def _all_columns(fields: Mapping[str, Any]) -> dict[str, Any]:
+    # Every row of a multi-row INSERT needs the same columns.
+    row = {name: fields.get(name) for name in PAPER_FIELDS}
+    row["authors"] = list(row["authors"] or [])
+    row["categories"] = list(row["categories"] or [])
+    return row
+
+
+def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in fields.items() if value not in (None, "", [], ())}
+
+
+def _refresh(row: Paper, fields: Mapping[str, Any], digest_date: date) -> bool:
+    """Copy the file's non-empty values onto the row; True when anything changed."""
+    changed = False
+    for name, value in _present(fields).items():
+        if getattr(row, name) != value:
+            setattr(row, name, value)
+            changed = True
+    if changed:
+        current = {f: getattr(row, f) for f in (*SEARCH_HEAD, *SEARCH_BODY)}
+        for name, value in _with_search(current).items():
+            if name in _DERIVED:
+                setattr(row, name, value)
+    if row.digest_date is None or digest_date < row.digest_date:
+        row.digest_date = digest_date  # a paper is dated by the first digest that held it
+        changed = True
+    return changed
+
+
+async def _insert_claims(session: AsyncSession, claims: Iterable[tuple[int, ClaimInput]]) -> None:
+    rows = [
+        {"paper_id": paper_id, "number": c.number, "text_zh": c.text_zh, "quote_en": c.quote_en,
+         "source": c.source, "search_text": index_text(c.text_zh, c.quote_en)}
+        for paper_id, c in claims
+    ]  # fmt: skip
+    if rows:
+        await session.execute(insert(Claim), rows)
+
+
+async def _papers_by_key(session: AsyncSession, keys: Sequence[str]) -> dict[str, Paper]:
+    found: dict[str, Paper] = {}
+    for start in range(0, len(keys), _CHUNK):
+        chunk = keys[start : start + _CHUNK]
+        rows = await session.execute(select(Paper).where(Paper.key.in_(chunk)))
+        found.update({paper.key: paper for paper in rows.scalars()})
+    return found
+
+
+async def _claims_by_paper(
+    session: AsyncSession, paper_ids: Sequence[int]
+) -> dict[int, list[ClaimInput]]:
+    claims: dict[int, list[ClaimInput]] = {}
+    for start in range(0, len(paper_ids), _CHUNK):
+        chunk = paper_ids[start : start + _CHUNK]
+        rows = await session.execute(
+            select(Claim.paper_id, Claim.number, Claim.text_zh, Claim.quote_en, Claim.source)
+            .where(Claim.paper_id.in_(chunk))
+            .order_by(Claim.paper_id, Claim.id)
+        )
+        for paper_id, number, text_zh, quote_en, source in rows:
+            claims.setdefault(paper_id, []).append(ClaimInput(number, text_zh, quote_en, source))
+    return claims

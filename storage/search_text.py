@@ -1,0 +1,131 @@
+"""How text is indexed and how queries are read: one tokenizer for both databases.
+
+Text is normalised (NFKC, case folded, accents and zero-width characters removed) and cut
+into tokens: runs of letters and digits, and, for Chinese/Japanese/Korean runs, overlapping
+two-character pieces plus the run's last character. The indexed form is those tokens joined
+by spaces, which SQLite FTS5 (unicode61) and PostgreSQL (`to_tsvector('simple', …)`) both
+split back into exactly the same tokens, so both stores match the same rows.
+
+Why pieces of two: Chinese has no spaces, and people search one- and two-character words
+(`延迟`, `显存`). A two-character query is one piece; a longer one is a phrase of adjacent
+pieces; a single character is a prefix of a piece (the run's last character is indexed on
+its own so that it is the start of something too).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_CJK = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
+    "\uac00-\ud7af"  # Hangul
+    "\U00020000-\U0003ffff"  # Han extensions
+)
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
+
+MAX_QUERY_CHARS = 300
+MAX_QUERY_TERMS = 12
+
+
+def normalise(text: str) -> str:
+    """Fold width, case and accents; drop zero-width and other format characters."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Mn", "Cf"))
+    return unicodedata.normalize("NFKC", text)
+
+
+def _run_tokens(run: str, *, indexing: bool) -> list[str]:
+    if not _CJK_RUN.fullmatch(run):
+        return [run]
+    if len(run) == 1:
+        return [run]
+    pieces = [run[i : i + 2] for i in range(len(run) - 1)]
+    return [*pieces, run[-1]] if indexing else pieces
+
+
+def index_text(*parts: str | None) -> str:
+    """The text stored in the search column for the given fields."""
+    tokens: list[str] = []
+    for part in parts:
+        if part:
+            for run in _TOKEN.findall(normalise(part)):
+                tokens.extend(_run_tokens(run, indexing=True))
+    return " ".join(tokens)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One thing every hit must contain: adjacent tokens, or a prefix of one token."""
+
+    tokens: tuple[str, ...]
+    prefix: bool = False
+    runs: tuple[str, ...] = ()  # the normalised words as typed, for highlighting
+
+
+@dataclass(frozen=True)
+class Query:
+    terms: tuple[Term, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.terms
+
+
+class QueryTooLong(ValueError):
+    pass
+
+
+def parse_query(text: str) -> Query:
+    """Read what a user typed as data: every word must match, "quoted words" as a phrase.
+
+    Nothing here is ever passed to the database as syntax: terms are made of tokens,
+    which hold letters and digits only.
+    """
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryTooLong(
+            f"The search is {len(text):,} characters long; keep it under {MAX_QUERY_CHARS}."
+        )
+    terms: list[Term] = []
+    for match in _QUOTED.finditer(normalise(text)):
+        chunk = next(group for group in match.groups() if group is not None)
+        runs = _TOKEN.findall(chunk)
+        if not runs:
+            continue
+        if len(runs) == 1 and len(runs[0]) == 1 and _CJK_RUN.fullmatch(runs[0]):
+            terms.append(Term(tuple(runs), prefix=True, runs=tuple(runs)))  # one character
+            continue
+        # A word or "quoted words" is a phrase: its tokens must be adjacent, as indexed.
+        # A Chinese run followed by more text ends there in the index too, so its last
+        # character (indexed on its own) follows its pieces; a final run may continue.
+        tokens: list[str] = []
+        for i, run in enumerate(runs):
+            tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
+        terms.append(Term(tuple(tokens), runs=tuple(runs)))
+    unique = {(term.tokens, term.prefix): term for term in reversed(terms)}
+    return Query(terms=tuple(reversed(unique.values()))[:MAX_QUERY_TERMS])
+
+
+def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
+    """Where the query's words stand in `text`: sorted, non-overlapping (start, end) pairs.
+
+    Best effort on the original text: words are matched case-insensitively with any
+    punctuation between their parts, so `0.886` is found for the query `0.886`.
+    """
+    spans: list[tuple[int, int]] = []
+    for term in query.terms:
+        pattern = r"[\W_]*".join(re.escape(run) for run in term.runs)
+        spans.extend(
+            m.span() for m in re.finditer(pattern, text, re.IGNORECASE) if m.end() > m.start()
+        )
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

@@ -1,0 +1,65 @@
+"""`paperbot ingest` keeps its contract: the JSON summary and the exit statuses."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from sqlalchemy.engine import URL
+
+from tests.cli.helpers import paperbot
+from tests.digests import SEEDS, write
+
+
+def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    env = {"PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False)}
+
+    first = paperbot("ingest", "--json", cwd=tmp_path, env=env)
+    second = paperbot("ingest", "--json", cwd=tmp_path, env=env)
+    forced = paperbot("ingest", "--force", "--json", cwd=tmp_path, env=env)
+    status = paperbot("status", "--json", cwd=tmp_path, env=env)
+
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout) == {
+        "documents": {"new": 3, "changed": 0, "unchanged": 0, "failed": 0},
+        "papers": {"new": 36, "updated": 0},
+        "errors": [],
+    }
+    unchanged = {
+        "documents": {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
+        "papers": {"new": 0, "updated": 0},
+        "errors": [],
+    }
+    assert (second.returncode, json.loads(second.stdout)) == (0, unchanged)
+    assert (forced.returncode, json.loads(forced.stdout)) == (0, unchanged)
+    counts = json.loads(status.stdout)
+    assert (counts["documents"], counts["papers"], counts["claims"]) == (3, 36, 133)
+    assert counts["last_ingest"]["forced"] is True
+
+
+def test_a_failed_file_exits_1_and_names_the_file_on_stderr(tmp_path: Path) -> None:
+    write(tmp_path / "digests" / "good.txt", (SEEDS / "004_ee791cd1952f5dee.txt").read_text())
+    (tmp_path / "digests" / "binary.txt").write_bytes(b"\x00\x01\x02PK\x03\x04")
+
+    result = paperbot("ingest", "digests", "--json", cwd=tmp_path)
+
+    assert result.returncode == 1
+    summary = json.loads(result.stdout)
+    assert summary["documents"] == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
+    assert summary["errors"] == [
+        {"path": "digests/binary.txt", "error": "file is binary, not a text digest"}
+    ]
+    assert result.stderr.strip() == (
+        "paperbot: digests/binary.txt: file is binary, not a text digest"
+    )
+
+
+def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    result = paperbot("ingest", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.strip() == (
+        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated"
+    )

@@ -1,0 +1,242 @@
+"""Ingest on both databases: counts, idempotence, in-place updates, and no data lost."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from jobs.ingest import ingest
+from storage import db, loading
+from storage.models import Base, Claim, Document, IngestRun, Paper, PaperDocument
+from tests.digests import SEEDS, Entry, huggingface_digest, write
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return db.session_factory(engine)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A digest folder of its own: tmp_path also holds the SQLite database."""
+    return tmp_path / "digests"
+
+
+@pytest.fixture
+def seeds(folder: Path) -> Path:
+    shutil.copytree(SEEDS, folder)
+    return folder
+
+
+async def snapshot(sessions: async_sessionmaker[AsyncSession]) -> dict[str, list[Any]]:
+    """Every row of every table except the run log: what 'the store' holds."""
+    tables: dict[str, list[Any]] = {}
+    async with sessions() as session:
+        for table in Base.metadata.sorted_tables:
+            if table.name == "ingest_runs":
+                continue
+            rows = (await session.execute(select(table))).all()
+            tables[table.name] = sorted(tuple(map(repr, row)) for row in rows)
+    return tables
+
+
+def without_documents(tables: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    return {name: rows for name, rows in tables.items() if name != "documents"}
+
+
+async def count(sessions: async_sessionmaker[AsyncSession], *criteria: Any) -> int:
+    async with sessions() as session:
+        query = select(func.count()).select_from(Paper)
+        for criterion in criteria:
+            query = query.where(criterion)
+        return (await session.execute(query)).scalar_one()
+
+
+async def test_seeds_give_36_papers_and_133_claims(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    report = await ingest(sessions, [seeds])
+
+    assert report.as_json() == {
+        "documents": {"new": 3, "changed": 0, "unchanged": 0, "failed": 0},
+        "papers": {"new": 36, "updated": 0},
+        "errors": [],
+    }
+    assert await count(sessions) == 36
+    assert await count(sessions, Paper.arxiv_id.is_not(None)) == 20
+    assert await count(sessions, Paper.kind == "deep_read") == 12
+    assert await count(sessions, Paper.kind == "abstract_only") == 4
+    async with sessions() as session:
+        quotes = (
+            (await session.execute(select(Claim.quote_en).where(Claim.source == "review")))
+            .scalars()
+            .all()
+        )
+        names = set((await session.execute(select(Paper.name))).scalars())
+    assert len(quotes) == 133
+    assert all(quote.strip() for quote in quotes)
+    assert {"GAPO", "ENEAS", "Hunyuan-A13B", "AV-GRPO"} <= names
+
+
+async def test_a_second_run_changes_nothing_and_force_keeps_keys(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await snapshot(sessions)
+
+    again = await ingest(sessions, [seeds])
+    assert again.documents == {"new": 0, "changed": 0, "unchanged": 3, "failed": 0}
+    assert again.papers == {"new": 0, "updated": 0}
+    assert await snapshot(sessions) == before
+
+    forced = await ingest(sessions, [seeds], force=True)
+    assert forced.documents == {"new": 0, "changed": 0, "unchanged": 3, "failed": 0}
+    assert forced.papers == {"new": 0, "updated": 0}
+    assert await snapshot(sessions) == before  # same keys, ids, claims, first-ingested times
+
+
+async def test_every_run_is_recorded_with_its_trigger_and_counts(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds], trigger="slack", triggered_by="U123")
+    async with sessions() as session:
+        run = (await session.execute(select(IngestRun))).scalar_one()
+    assert (run.trigger, run.triggered_by, run.status) == ("slack", "U123", "ok")
+    assert (run.documents_new, run.papers_new) == (3, 36)
+    assert run.finished_at is not None and run.finished_at >= run.started_at
+
+
+async def test_a_changed_file_updates_its_papers_in_place(
+    sessions: async_sessionmaker[AsyncSession], folder: Path
+) -> None:
+    day = folder / "day.txt"
+    write(day, huggingface_digest("2026-10-04", [Entry("2610.00001", "Alpha"),
+                                                 Entry("2610.00002", "Beta")]))  # fmt: skip
+    await ingest(sessions, [day])
+    async with sessions() as session:
+        alpha = (
+            await session.execute(select(Paper).where(Paper.key == "arxiv:2610.00001"))
+        ).scalar_one()
+
+    write(day, huggingface_digest("2026-10-04", [Entry("2610.00001", "Alpha, revised")]))
+    report = await ingest(sessions, [day])
+
+    assert report.documents["changed"] == 1
+    assert report.papers == {"new": 0, "updated": 1}
+    async with sessions() as session:
+        revised = (
+            await session.execute(select(Paper).where(Paper.key == "arxiv:2610.00001"))
+        ).scalar_one()
+        beta_links = (await session.execute(
+            select(func.count()).select_from(PaperDocument).join(Paper)
+            .where(Paper.key == "arxiv:2610.00002"))).scalar_one()  # fmt: skip
+    assert revised.title == "Alpha, revised"
+    assert (revised.id, revised.first_ingested_at) == (alpha.id, alpha.first_ingested_at)
+    # Beta left the file: it stays in the store, no longer linked to that file.
+    assert await count(sessions, Paper.key == "arxiv:2610.00002") == 1
+    assert beta_links == 0
+
+
+async def test_the_same_arxiv_paper_in_two_files_is_one_paper_with_two_sources(
+    sessions: async_sessionmaker[AsyncSession], folder: Path
+) -> None:
+    write(folder / "a.txt", huggingface_digest("2026-10-04", [Entry("2609.35259", "Same")]))
+    write(folder / "b.txt", huggingface_digest("2026-10-05", [Entry("2609.35259v2", "Same")]))
+    report = await ingest(sessions, [folder])
+
+    assert report.papers["new"] == 1  # the second file refreshes it (its URLs name v2)
+    async with sessions() as session:
+        paper = (await session.execute(select(Paper))).scalar_one()
+        sources = (
+            await session.execute(select(func.count()).select_from(PaperDocument))
+        ).scalar_one()
+    assert paper.arxiv_id == "2609.35259"
+    assert str(paper.digest_date) == "2026-10-04"  # dated by the first digest that held it
+    assert sources == 2
+
+
+async def test_one_bad_file_never_blocks_the_others(
+    sessions: async_sessionmaker[AsyncSession], folder: Path
+) -> None:
+    write(folder / "a_bad.txt", "not a digest\n")
+    write(folder / "b_good.txt", huggingface_digest("2026-10-04", [Entry("2610.00001", "A")]))
+    report = await ingest(sessions, [folder])
+
+    assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
+    assert report.errors == [{
+        "path": str(folder / "a_bad.txt"),
+        "error": "line 1: unknown digest format: first line should be a date (YYYY-MM-DD) "
+                 "or 'HuggingFace Papers YYYY-MM-DD'",
+    }]  # fmt: skip
+    assert await count(sessions) == 1
+    async with sessions() as session:
+        run = (await session.execute(select(IngestRun))).scalar_one()
+    assert run.status == "partial"
+    assert run.errors == report.errors
+
+
+async def test_a_file_that_stops_parsing_keeps_what_it_stored_before(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await snapshot(sessions)
+    deep_reads = seeds / "000_e3eab0f621521816.txt"
+    deep_reads.write_bytes(b"2026-09-28\n\n\xff\xfe broken export\n")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.documents == {"new": 0, "changed": 0, "unchanged": 2, "failed": 1}
+    assert "not valid UTF-8" in report.errors[0]["error"]
+    assert without_documents(await snapshot(sessions)) == without_documents(before)
+    async with sessions() as session:
+        where = Document.path == str(deep_reads.resolve())
+        document = (await session.execute(select(Document).where(where))).scalar_one()
+    assert (document.status, document.error) == ("failed", report.errors[0]["error"])
+
+    # Fixed again, the file loads as before and nothing was lost in between.
+    shutil.copy(SEEDS / deep_reads.name, deep_reads)
+    fixed = await ingest(sessions, [seeds])
+    assert fixed.documents["changed"] == 1
+    assert fixed.papers == {"new": 0, "updated": 0}
+    assert without_documents(await snapshot(sessions)) == without_documents(before)
+
+
+async def test_a_crash_mid_file_leaves_the_store_as_it_was(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await ingest(sessions, [seeds / "000_e3eab0f621521816.txt"])
+    before = await snapshot(sessions)
+    real_insert_claims = loading._insert_claims
+
+    async def crash_after_writing_claims(*args: Any) -> None:
+        await real_insert_claims(*args)  # papers and claims are written, then it fails
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(loading, "_insert_claims", crash_after_writing_claims)
+    report = await ingest(sessions, [seeds / "004_ee791cd1952f5dee.txt"])
+
+    assert report.errors[0]["error"] == "internal error: RuntimeError: disk on fire"
+    assert await snapshot(sessions) == before
+
+
+async def test_missing_and_unreadable_paths_are_reported(
+    sessions: async_sessionmaker[AsyncSession], folder: Path
+) -> None:
+    report = await ingest(sessions, [folder / "nowhere"])
+    assert report.errors == [{"path": str(folder / "nowhere"), "error": "no such file or folder"}]
+    assert report.documents["failed"] == 1
+
+
+async def test_hidden_files_in_a_folder_are_ignored(
+    sessions: async_sessionmaker[AsyncSession], folder: Path
+) -> None:
+    write(folder / ".partial.txt", "half a file")
+    write(folder / ".git" / "HEAD", "ref: refs/heads/main")
+    write(folder / "day.txt", huggingface_digest("2026-10-04", [Entry("2610.00001", "A")]))
+    report = await ingest(sessions, [folder])
+    assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 0}

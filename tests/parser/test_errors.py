@@ -1,0 +1,163 @@
+"""Input the parser refuses, with the exact error each gets (one table, one row a case)."""
+
+import pytest
+
+from jobs.parser import DigestParseError, decode_digest, parse_digest
+
+DEEP_READ_HEAD = "2026-01-01\n\n本文提出 FooNet，一个方法。\n\n"
+CLAIM = "1. 声明一。\n\n   The first quote.\n\n"
+REVIEW = "Novelty：中等。 Soundness：可靠。 Significance：一般。\n\n"
+NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。\n\n"
+
+ORPHAN = (
+    "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
+    "text, and ends with its limitations and follow-ups; an abstract needs the note "
+    "'仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。' after it"
+)
+UNKNOWN = (
+    "unknown digest format: first line should be a date (YYYY-MM-DD) "
+    "or 'HuggingFace Papers YYYY-MM-DD'"
+)
+
+CASES = [
+    ("empty file", b"", "file is empty"),
+    ("only a BOM", b"\xef\xbb\xbf", "file is empty"),
+    ("whitespace only", b" \r\n\t\n  \n", "file holds only whitespace"),
+    (
+        "not UTF-8",
+        b"2026-01-01\n\xff\xfe",
+        "line 2: file is not valid UTF-8 (byte 0xff at offset 11)",
+    ),
+    (
+        "not UTF-8 after a BOM",
+        b"\xef\xbb\xbf2026-01-01\n\xc3(",
+        "line 2: file is not valid UTF-8 (byte 0xc3 at offset 14)",
+    ),
+    ("NUL bytes", b"2026-01-01\n\x00\x01\x02", "file is binary, not a text digest"),
+    (
+        "mostly control characters",
+        b"\x01\x02\x03\x04abc\x05\x06",
+        "file is binary, not a text digest",
+    ),
+    ("unknown first line", b"hello\n\nworld\n", f"line 1: {UNKNOWN}"),
+    ("unknown first line after blanks", b"\n\n  hello\n", f"line 3: {UNKNOWN}"),
+    ("date with slashes", b"2026/01/01\n", f"line 1: {UNKNOWN}"),
+    ("impossible date", b"2026-13-45\n", "line 1: '2026-13-45' is not a valid date"),
+    ("29 February of a common year", b"2026-02-29\n", "line 1: '2026-02-29' is not a valid date"),
+    (
+        "HuggingFace header without date",
+        b"HuggingFace Papers\n",
+        "line 1: HuggingFace header has no date: expected 'HuggingFace Papers YYYY-MM-DD'",
+    ),
+    (
+        "HuggingFace header with a short date",
+        b"HuggingFace Papers 2026-1-4\n",
+        "line 1: '2026-1-4' is not a date in YYYY-MM-DD form",
+    ),
+    (
+        "HuggingFace header with an impossible date",
+        b"HuggingFace Papers 2026-10-32\n",
+        "line 1: '2026-10-32' is not a valid date",
+    ),
+    (
+        "claim without quote before the review",
+        (DEEP_READ_HEAD + "1. 声明一。\n\n" + REVIEW).encode(),
+        "line 5: claim 1 has no English quote: an indented paragraph (3+ spaces) must follow it",
+    ),
+    (
+        "claim without quote after another claim",
+        (DEEP_READ_HEAD + CLAIM + "2. 声明二。\n\n" + REVIEW).encode(),
+        "line 9: claim 2 has no English quote: an indented paragraph (3+ spaces) must follow it",
+    ),
+    (
+        "quote indented by too few spaces",
+        (DEEP_READ_HEAD + "1. 声明一。\n\n  The quote.\n\n" + REVIEW).encode(),
+        "line 5: claim 1 has no English quote: an indented paragraph (3+ spaces) must follow it",
+    ),
+    (
+        "quote not indented",
+        (DEEP_READ_HEAD + "1. 声明一。\n\nThe quote.\n\n" + REVIEW).encode(),
+        "line 5: claim 1 has no English quote: an indented paragraph (3+ spaces) must follow it",
+    ),
+    (
+        "claim without quote at the end of the file",
+        (DEEP_READ_HEAD + CLAIM + "2. 声明二。\n").encode(),
+        "line 9: claim 2 has no English quote: an indented paragraph (3+ spaces) must follow it",
+    ),
+    (
+        "numbered paragraph without quote as a third paragraph after the review",
+        (DEEP_READ_HEAD + CLAIM + REVIEW + "局限。\n\n跟进。\n\n1. 新论文？\n\n" + CLAIM).encode(),
+        "line 15: claim 1 has no English quote: an indented paragraph (3+ spaces) must follow it",
+    ),
+    (
+        "claims out of order",
+        (DEEP_READ_HEAD + CLAIM + "3. 声明三。\n\n   The third quote.\n\n").encode(),
+        "line 9: claim 3 is out of order: expected claim 2 "
+        "(claims are numbered 1, 2, 3, … within each paper)",
+    ),
+    (
+        "claims that do not start at 1",
+        (DEEP_READ_HEAD + "2. 声明二。\n\n   The quote.\n\n").encode(),
+        "line 5: claim 2 is out of order: expected claim 1 "
+        "(claims are numbered 1, 2, 3, … within each paper)",
+    ),
+    (
+        "claim right after the date",
+        ("2026-01-01\n\n" + CLAIM).encode(),
+        "line 3: claim 1 has no paper text before it: "
+        "a deep read starts with its positioning paragraph",
+    ),
+    (
+        "claims right after a review",
+        (DEEP_READ_HEAD + CLAIM + REVIEW + CLAIM).encode(),
+        "line 11: claim 1 has no paper text before it: "
+        "a deep read starts with its positioning paragraph",
+    ),
+    (
+        "two reviews",
+        (DEEP_READ_HEAD + CLAIM + REVIEW + REVIEW).encode(),
+        "line 11: review paragraph has no paper text before it: "
+        "a deep read starts with its positioning paragraph",
+    ),
+    (
+        "note without abstract",
+        ("2026-01-01\n\n" + NOTE).encode(),
+        "line 3: note paragraph has no abstract paragraph before it",
+    ),
+    ("text that is no paper", b"2026-01-01\n\njust some text\n", f"line 3: {ORPHAN}"),
+    (
+        "a third paragraph after the review at the end",
+        (DEEP_READ_HEAD + CLAIM + REVIEW + "局限。\n\n跟进。\n\n多出来的一段。\n").encode(),
+        f"line 15: {ORPHAN}",
+    ),
+    (
+        "text before an abstract-only entry",
+        ("2026-01-01\n\nstray text\n\nAn abstract.\n\n" + NOTE).encode(),
+        f"line 3: {ORPHAN}",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"), [case[1:] for case in CASES], ids=[c[0] for c in CASES]
+)
+def test_refused_input_names_the_problem(data: bytes, message: str) -> None:
+    with pytest.raises(DigestParseError) as caught:
+        parse_digest(decode_digest(data))
+    assert str(caught.value) == message
+
+
+def test_parse_digest_refuses_empty_text() -> None:
+    with pytest.raises(DigestParseError, match=r"^digest is empty$"):
+        parse_digest(" \n\t\n")
+
+
+def test_error_keeps_message_and_line_apart() -> None:
+    error = DigestParseError("claim 1 has no English quote", 12)
+    assert (error.message, error.line, str(error)) == (
+        "claim 1 has no English quote",
+        12,
+        "line 12: claim 1 has no English quote",
+    )
+    assert str(DigestParseError("file is empty")) == "file is empty"
+    assert isinstance(error, ValueError)

@@ -1,0 +1,138 @@
+"""Whatever it is fed, the parser returns a result or raises DigestParseError, never
+anything else; and what it returns holds together."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobs.parser import (
+    FORMAT_DEEP_READ,
+    KIND_HUGGINGFACE,
+    DigestParseError,
+    ParsedDigest,
+    decode_digest,
+    parse_digest,
+)
+from tests.parser.summary import seed_files
+
+SEED_LINES = [seed.read_text(encoding="utf-8").split("\n") for seed in seed_files()]
+# Lines that make the parsers take their structural branches.
+FRAGMENTS = sorted(
+    {line for lines in SEED_LINES for line in lines[:40]}
+    | {
+        "",
+        "   ",
+        "2026-01-01",
+        "HuggingFace Papers 2026-01-01",
+        "1. 声明一。",
+        "2. 声明二。",
+        "   An indented quote.",
+        "\tA tab-indented quote.",
+        "Novelty：新。 Soundness：稳。 Significance：大。",
+        "Novelty: only novelty",
+        "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。",
+        "本文提出 FooNet-7B（Foo Network for Bar），一个方法。FooNet 是新的。",
+        "We introduce ΨNet, a model.",
+        "Abstract:An abstract.",
+        "中文摘要",
+        "摘要：中文。",
+        "LLM Analysis",
+        "12",
+        "、continued",
+        "\\*\\*bold\\*\\*",
+        "Authors: A,B",
+        "Arxiv ID: 2609.35259v2",
+        "PDF URL: https://arxiv.org/pdf/2609.35259v3.pdf",
+        "Published: not a date",
+        "Updated: 2026-10-04",
+    }
+)
+MUTATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["delete", "duplicate", "swap", "insert", "truncate", "indent"]),
+        st.integers(min_value=0),
+        st.integers(min_value=0),
+        st.text(max_size=30),
+    ),
+    max_size=8,
+)
+ARXIV_ID = re.compile(r"[0-9]{4}\.[0-9]{4,5}|[a-z][a-z.A-Z-]*/[0-9]{7}")
+
+
+def parse_or_refuse(text: str) -> ParsedDigest | None:
+    try:
+        digest = parse_digest(text)
+    except DigestParseError as error:
+        assert error.message
+        assert error.line is None or error.line >= 1
+        return None
+    check_consistent(digest)
+    return digest
+
+
+def check_consistent(digest: ParsedDigest) -> None:
+    assert [paper.position for paper in digest.papers] == list(range(1, len(digest.papers) + 1))
+    for paper in digest.papers:
+        assert (paper.kind == KIND_HUGGINGFACE) == (digest.format != FORMAT_DEEP_READ)
+        assert paper.line >= 1
+        if paper.arxiv_id is not None:
+            assert ARXIV_ID.fullmatch(paper.arxiv_id)
+            assert paper.key == f"arxiv:{paper.arxiv_id}"
+        else:
+            assert re.fullmatch(r"text:[0-9a-f]{20}", paper.key)
+        assert [claim.number for claim in paper.claims] == list(range(1, len(paper.claims) + 1))
+        assert all(claim.text_zh and claim.quote_en for claim in paper.claims)
+        for moment in (paper.published_at, paper.updated_at):
+            assert moment is None or moment.tzinfo is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_random_text(text: str) -> None:
+    parse_or_refuse(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["2026-01-01", "HuggingFace Papers 2026-01-01"]),
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=20)), max_size=40),
+)
+def test_random_lines_in_a_known_format(header: str, lines: list[str]) -> None:
+    parse_or_refuse("\n".join([header, *lines]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(range(len(SEED_LINES))), MUTATIONS)
+def test_mutated_seeds(seed: int, mutations: list[tuple[str, int, int, str]]) -> None:
+    lines = list(SEED_LINES[seed])
+    for operation, first, second, text in mutations:
+        if not lines:
+            break
+        i, j = first % len(lines), second % len(lines)
+        if operation == "delete":
+            del lines[i]
+        elif operation == "duplicate":
+            lines.insert(i, lines[i])
+        elif operation == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif operation == "insert":
+            lines.insert(i, text)
+        elif operation == "truncate":
+            lines[i] = lines[i][: second % (len(lines[i]) + 1)]
+            del lines[i + 1 :]
+        else:
+            lines[i] = "   " + lines[i]
+    parse_or_refuse("\n".join(lines))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary())
+def test_random_bytes(data: bytes) -> None:
+    try:
+        text = decode_digest(data)
+    except DigestParseError as error:
+        assert error.message
+        return
+    assert text.strip()
+    parse_or_refuse(text)
