@@ -32,10 +32,18 @@ MAX_QUERY_CHARS = 300
 MAX_QUERY_TERMS = 12
 
 
+_DROPPED = frozenset(("Mn", "Cf", "Cs"))  # accents, zero-width/format, lone surrogates
+
+
 def normalise(text: str) -> str:
-    """Fold width, case and accents; drop zero-width and other format characters."""
+    """Fold width, case and accents; drop zero-width characters; control characters
+    (NUL included, which PostgreSQL refuses) become spaces."""
     text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Mn", "Cf"))
+    text = "".join(
+        " " if category == "Cc" else ch
+        for ch in text
+        if (category := unicodedata.category(ch)) not in _DROPPED
+    )
     return unicodedata.normalize("NFKC", text)
 
 
@@ -76,7 +84,11 @@ class Query:
         return not self.terms
 
 
-class QueryTooLong(ValueError):
+class BadQuery(ValueError):
+    """Search input that cannot be used; the message is a sentence for the user."""
+
+
+class QueryTooLong(BadQuery):
     pass
 
 

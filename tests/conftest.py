@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import uuid
@@ -13,7 +14,9 @@ import pytest
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from jobs.ingest import ingest
 from storage import db
+from tests.digests import SEEDS
 from tests.postgres import PostgresServer, PostgresUnavailable
 
 DATABASES = ["sqlite", "postgresql"]
@@ -46,13 +49,11 @@ def _asyncpg_dsn(url: URL) -> str:
 @pytest.fixture
 async def postgres_url(postgres_server_url: str) -> AsyncIterator[URL]:
     """A fresh, empty PostgreSQL database for one test."""
-    server = make_url(postgres_server_url)
-    name = f"test_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(_asyncpg_dsn(server))
+    url = await _create_database(postgres_server_url, f"test_{uuid.uuid4().hex[:12]}")
+    yield url
+    admin = await asyncpg.connect(_asyncpg_dsn(make_url(postgres_server_url)))
     try:
-        await admin.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
-        yield server.set(database=name)
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        await admin.execute(f'DROP DATABASE "{url.database}" WITH (FORCE)')
     finally:
         await admin.close()
 
@@ -100,3 +101,52 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         for database in DATABASES:
             line = ", ".join(f"{n} {o}" for (d, o), n in sorted(counts.items()) if d == database)
             terminalreporter.write_line(f"{database}: {line or 'none'}")
+
+
+async def _ingest_seeds(url: URL) -> None:
+    async with db.open_engine(url) as engine:
+        await db.upgrade(engine)
+        report = await ingest(db.session_factory(engine), [SEEDS])
+        assert not report.errors, report.errors
+
+
+async def _create_database(server_url: str, name: str) -> URL:
+    server = make_url(server_url)
+    admin = await asyncpg.connect(_asyncpg_dsn(server))
+    try:
+        await admin.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
+    finally:
+        await admin.close()
+    return server.set(database=name)
+
+
+@pytest.fixture(scope="session")
+def seeded_sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> URL:
+    """A SQLite file holding the ingested seeds, shared by the tests that only read it."""
+    url = make_url(f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('seeded')}/paperbot.db")
+    asyncio.run(_ingest_seeds(url))
+    return url
+
+
+@pytest.fixture(scope="session")
+def seeded_postgres_url(postgres_server_url: str) -> URL:
+    """A PostgreSQL database holding the ingested seeds, shared by read-only tests."""
+    url = asyncio.run(_create_database(postgres_server_url, "seeded"))
+    asyncio.run(_ingest_seeds(url))
+    return url
+
+
+@pytest.fixture(params=DATABASES)
+def seeded_url(request: pytest.FixtureRequest) -> URL:
+    """The seeds, ingested, on each database in turn. Tests must not write to it."""
+    url: URL = request.getfixturevalue(
+        "seeded_sqlite_url" if request.param == "sqlite" else "seeded_postgres_url"
+    )
+    return url
+
+
+@pytest.fixture
+async def seeded(seeded_url: URL) -> AsyncIterator[AsyncSession]:
+    """A session on the seeded database of each kind."""
+    async with db.open_engine(seeded_url) as engine, db.session_factory(engine)() as session:
+        yield session

@@ -1,0 +1,248 @@
+"""Paper lookup and claim search: the domain API the Slack handlers, the shell and the
+benchmarks share. Everything a user types is data; bad input raises `BadQuery` with a
+sentence to show them, and nothing else reaches the user as an error."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage import dialect
+from storage.models import CLAIM_FROM_REVIEW, Claim, Paper
+from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
+
+PAGE_SIZE = 10
+# Ranking looks at the newest this-many matches (see storage/dialect.py).
+RANK_WINDOW = 2000
+
+_ARXIV = re.compile(
+    r"(?:(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org/(?:abs|pdf)|papers\.cool/arxiv)/"
+    r"|arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?/?",
+    re.IGNORECASE,
+)
+_FILTER = re.compile(r'\b(paper|since|until):("[^"]*"|“[^”]*”|\S+)', re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class PaperRef:
+    """What a list item or a hit needs to name a paper."""
+
+    id: int
+    key: str
+    kind: str
+    arxiv_id: str | None
+    title: str | None
+    name: str | None
+    subtitle: str | None
+    digest_date: date | None
+
+    @property
+    def label(self) -> str:
+        return self.title or self.name or self.subtitle or self.key
+
+
+@dataclass(frozen=True)
+class PaperMatches:
+    how: str  # "arxiv" | "title" | "name" | "text"
+    papers: list[PaperRef]
+
+    @property
+    def one(self) -> PaperRef | None:
+        """The paper, when the lookup found exactly one."""
+        return self.papers[0] if len(self.papers) == 1 else None
+
+
+@dataclass(frozen=True)
+class ClaimHit:
+    claim_id: int
+    number: int
+    source: str  # "review": a numbered claim; "abstract": a result sentence of the abstract
+    text_zh: str
+    quote_en: str
+    paper: PaperRef
+    zh_spans: list[tuple[int, int]] = field(default_factory=list)
+    en_spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClaimSearch:
+    """What `/claims` was asked, with its filters read out of the text."""
+
+    words: str
+    paper: str | None = None
+    since: date | None = None
+    until: date | None = None
+
+
+@dataclass(frozen=True)
+class ClaimPage:
+    search: ClaimSearch
+    hits: list[ClaimHit]
+    page: int
+    has_next: bool
+    papers: list[PaperRef] = field(default_factory=list)  # what `paper:` resolved to
+
+
+def arxiv_id(text: str) -> str | None:
+    """The versionless arXiv ID if `text` is an ID or an arXiv / papers.cool URL."""
+    match = _ARXIV.fullmatch(text.strip())
+    return match.group(1) if match else None
+
+
+_REF_COLUMNS = (
+    Paper.id, Paper.key, Paper.kind, Paper.arxiv_id, Paper.title, Paper.name,
+    Paper.subtitle, Paper.digest_date,
+)  # fmt: skip
+
+
+def _ref(row: Sequence[Any]) -> PaperRef:
+    return PaperRef(*row)
+
+
+async def _refs(session: AsyncSession, *where: ColumnElement[bool]) -> list[PaperRef]:
+    rows = await session.execute(select(*_REF_COLUMNS).where(*where).order_by(Paper.id.desc()))
+    return [_ref(row) for row in rows]
+
+
+async def _refs_in_order(session: AsyncSession, ids: Sequence[int]) -> list[PaperRef]:
+    by_id = {ref.id: ref for ref in await _refs(session, Paper.id.in_(ids))} if ids else {}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+async def find_by_identity(session: AsyncSession, text: str) -> PaperMatches | None:
+    """An arXiv ID or URL, an exact title, or a paper's short name; None when none fits."""
+    found = arxiv_id(text)
+    if found:
+        return PaperMatches("arxiv", await _refs(session, Paper.arxiv_id == found))
+    key = " ".join(normalise(text).split())
+    if not key:
+        return None
+    for how, column in (("title", Paper.title_key), ("name", Paper.name_key)):
+        refs = await _refs(session, column == key)
+        if refs:
+            return PaperMatches(how, refs)
+    return None
+
+
+async def lookup_paper(session: AsyncSession, text: str, *, limit: int = 10) -> PaperMatches:
+    """Resolve `/paper` input: identity first, then full text over names and sections."""
+    found = await find_by_identity(session, text)
+    if found is not None:
+        return found
+    query = parse_query(text)
+    if query.empty:
+        return PaperMatches("text", [])
+    ids = await dialect.match_papers(session, query, limit=limit, window=RANK_WINDOW)
+    return PaperMatches("text", await _refs_in_order(session, ids))
+
+
+def parse_claim_search(text: str) -> ClaimSearch:
+    """Read `paper:`, `since:` and `until:` out of a `/claims` text; the rest are words."""
+    values: dict[str, str] = {}
+    for match in _FILTER.finditer(text):
+        values[match.group(1).lower()] = match.group(2).strip('"“”')
+    dates = {}
+    for name in ("since", "until"):
+        if name in values:
+            try:
+                dates[name] = date.fromisoformat(values[name])
+            except ValueError:
+                raise BadQuery(
+                    f"`{name}:` needs a date like 2026-09-28, not “{values[name][:40]}”."
+                ) from None
+    if "since" in dates and "until" in dates and dates["since"] > dates["until"]:
+        raise BadQuery("`since:` is after `until:`, so nothing can match.")
+    return ClaimSearch(
+        words=" ".join(_FILTER.sub(" ", text).split()),
+        paper=values.get("paper") or None,
+        since=dates.get("since"),
+        until=dates.get("until"),
+    )
+
+
+async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> ClaimPage:
+    """One page of `/claims` results, 10 a page, in a stable order."""
+    search = parse_claim_search(text)
+    query = parse_query(search.words)
+    papers: list[PaperRef] = []
+    paper_ids: tuple[int, ...] | None = None
+    if search.paper:
+        found = await find_by_identity(session, search.paper)
+        papers = found.papers if found else []
+        if not papers:
+            raise BadQuery(
+                f"No paper is called “{search.paper[:80]}” (try `/paper {search.paper[:80]}`)."
+            )
+        paper_ids = tuple(p.id for p in papers)
+    if (
+        query.empty
+        and not search.words.strip()
+        and paper_ids is None
+        and not (search.since or search.until)
+    ):
+        raise BadQuery("Type some words to search for.")
+    where = dialect.ClaimFilter(paper_ids, search.since, search.until)
+    page = max(page, 1)
+    offset = (page - 1) * PAGE_SIZE
+    if query.empty:
+        if search.words.strip():  # only punctuation, emoji and the like: nothing to match
+            return ClaimPage(search, [], page, False, papers)
+        ids = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
+    else:
+        ids = await dialect.match_claims(
+            session, query, where, limit=PAGE_SIZE + 1, offset=offset, window=RANK_WINDOW
+        )
+    hits = await _hits(session, ids[:PAGE_SIZE], query)
+    return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers)
+
+
+async def _claims_without_words(
+    session: AsyncSession, where: dialect.ClaimFilter, *, limit: int, offset: int
+) -> list[int]:
+    """Filters alone: a paper's claims in order, or the newest claims in a date range."""
+    statement = select(Claim.id).join(Paper, Paper.id == Claim.paper_id)
+    if where.paper_ids is not None:
+        statement = statement.where(Claim.paper_id.in_(where.paper_ids))
+    if where.since is not None:
+        statement = statement.where(Paper.digest_date >= where.since)
+    if where.until is not None:
+        statement = statement.where(Paper.digest_date <= where.until)
+    statement = statement.order_by(
+        Paper.digest_date.desc(), Claim.paper_id.desc(), Claim.source.desc(), Claim.number
+    )
+    rows = await session.execute(statement.limit(limit).offset(offset))
+    return [row[0] for row in rows]
+
+
+async def _hits(session: AsyncSession, ids: Sequence[int], query: Query) -> list[ClaimHit]:
+    if not ids:
+        return []
+    rows = await session.execute(
+        select(Claim.id, Claim.number, Claim.source, Claim.text_zh, Claim.quote_en, *_REF_COLUMNS)
+        .join(Paper, Paper.id == Claim.paper_id)
+        .where(Claim.id.in_(ids))
+    )
+    by_id: dict[int, ClaimHit] = {}
+    for row in rows:
+        claim_id, number, source, text_zh, quote_en = row[:5]
+        by_id[claim_id] = ClaimHit(
+            claim_id, number, source, text_zh, quote_en, _ref(row[5:]),
+            highlight_spans(text_zh, query), highlight_spans(quote_en, query),
+        )  # fmt: skip
+    return [by_id[i] for i in ids if i in by_id]
+
+
+async def claim_count(session: AsyncSession, paper_id: int) -> int:
+    """How many numbered (reviewed) claims a paper has."""
+    result = await session.execute(
+        select(func.count())
+        .select_from(Claim)
+        .where(Claim.paper_id == paper_id, Claim.source == CLAIM_FROM_REVIEW)
+    )
+    return result.scalar_one()

@@ -1,0 +1,240 @@
+"""Paper lookup and claim search on the seeds, the same on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage import db
+from storage.search import (
+    PAGE_SIZE,
+    ClaimHit,
+    arxiv_id,
+    lookup_paper,
+    parse_claim_search,
+    search_claims,
+)
+from storage.search_text import MAX_QUERY_CHARS, BadQuery, QueryTooLong
+
+DISTILLATION = "On-Policy or Off-Policy Learning? A Systematic Study of Distillation Dynamics"
+
+
+def contains(hit: ClaimHit, word: str) -> bool:
+    return word.lower() in (hit.text_zh + " " + hit.quote_en).lower()
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["2609.35259", "2609.35259v2", "https://arxiv.org/abs/2609.35259",
+     "arxiv.org/pdf/2609.35259v1.pdf", "https://papers.cool/arxiv/2609.35259", DISTILLATION,
+     DISTILLATION.upper()],
+)  # fmt: skip
+async def test_ids_urls_and_titles_open_the_paper(seeded: AsyncSession, typed: str) -> None:
+    found = await lookup_paper(seeded, typed)
+    assert found.one is not None
+    assert found.one.title == DISTILLATION
+
+
+@pytest.mark.parametrize("name", ["GAPO", "ENEAS", "Hunyuan-A13B", "av-grpo", "Ｇａｐｏ"])
+async def test_derived_names_open_their_deep_read(seeded: AsyncSession, name: str) -> None:
+    found = await lookup_paper(seeded, name)
+    assert found.how == "name"
+    assert found.one is not None
+    assert found.one.kind == "deep_read"
+    assert found.one.name is not None and found.one.name.lower() == name.lower().replace(
+        "ｇａｐｏ", "gapo"
+    )
+
+
+async def test_words_of_a_title_find_the_paper(seeded: AsyncSession) -> None:
+    found = await lookup_paper(seeded, "OneStreamer")
+    assert found.one is not None
+    assert found.one.title is not None and found.one.title.startswith("OneStreamer:")
+
+
+async def test_full_text_ranks_several_papers(seeded: AsyncSession) -> None:
+    found = await lookup_paper(seeded, "强化学习")
+    assert found.how == "text"
+    assert len(found.papers) > 1
+    assert len({p.id for p in found.papers}) == len(found.papers)
+
+
+async def test_an_unknown_paper_finds_nothing(seeded: AsyncSession) -> None:
+    assert (await lookup_paper(seeded, "2601.00000")).papers == []
+    assert (await lookup_paper(seeded, "zzyzx-nonexistent")).papers == []
+
+
+async def test_auroc_finds_the_rlcd_claims_with_0_886_among_them(seeded: AsyncSession) -> None:
+    page = await search_claims(seeded, "AUROC")
+    assert page.hits and all(contains(hit, "auroc") for hit in page.hits)
+    rlcd = [hit for hit in page.hits if hit.paper.name == "RLCDAlignBench"]
+    assert any("0.886" in hit.text_zh for hit in rlcd)
+    top = page.hits[0]
+    assert top.zh_spans or top.en_spans
+    spans = top.zh_spans and [top.text_zh[a:b] for a, b in top.zh_spans]
+    assert not spans or all(s.lower() == "auroc" for s in spans)
+
+
+@pytest.mark.parametrize(("word", "count"), [("延迟", 7), ("召回", 1)])
+async def test_two_character_chinese_words(seeded: AsyncSession, word: str, count: int) -> None:
+    page = await search_claims(seeded, word)
+    reviewed = [hit for hit in page.hits if hit.source == "review"]
+    assert len(reviewed) == count
+    assert all(word in hit.text_zh for hit in reviewed)
+    assert all(hit.text_zh[a:b] == word for hit in reviewed for a, b in hit.zh_spans)
+
+
+@pytest.mark.parametrize("typed", ["0.886", "AUROC 0.971", '"median AUROC"', "auroc 0.886"])
+async def test_numbers_and_phrases(seeded: AsyncSession, typed: str) -> None:
+    page = await search_claims(seeded, typed)
+    assert len(page.hits) == 1
+    assert page.hits[0].paper.name == "RLCDAlignBench"
+
+
+async def test_a_percentage_matches_as_written(seeded: AsyncSession) -> None:
+    page = await search_claims(seeded, "86.20%")
+    assert all(contains(hit, "86.20") for hit in page.hits)
+    assert any(contains(hit, "86.20%") for hit in page.hits)
+
+
+async def test_a_single_chinese_character_matches_inside_words(seeded: AsyncSession) -> None:
+    page = await search_claims(seeded, "迟")
+    assert page.hits and all("迟" in hit.text_zh + hit.quote_en for hit in page.hits)
+
+
+async def test_paper_filter_narrows_to_that_paper(seeded: AsyncSession) -> None:
+    assert (await search_claims(seeded, "AUROC paper:GAPO")).hits == []
+    page = await search_claims(seeded, "AUROC paper:RLCDAlignBench")
+    assert page.hits and {hit.paper.name for hit in page.hits} == {"RLCDAlignBench"}
+
+
+async def test_paper_filter_alone_lists_the_claims_in_order(seeded: AsyncSession) -> None:
+    page = await search_claims(seeded, "paper:GAPO")
+    assert [hit.number for hit in page.hits] == list(range(1, 11))
+    assert not page.has_next
+
+
+async def test_date_filters_use_the_digest_date(seeded: AsyncSession) -> None:
+    september = await search_claims(seeded, "AUROC until:2026-09-30")
+    october = await search_claims(seeded, "AUROC since:2026-10-01")
+    assert september.hits
+    assert all(
+        h.paper.digest_date and h.paper.digest_date <= date(2026, 9, 30) for h in september.hits
+    )
+    assert all(
+        h.paper.digest_date and h.paper.digest_date >= date(2026, 10, 1) for h in october.hits
+    )
+
+
+async def test_pages_are_stable_and_do_not_overlap(seeded: AsyncSession) -> None:
+    pages = [await search_claims(seeded, "模型", page=n) for n in (1, 2, 3)]
+    again = [await search_claims(seeded, "模型", page=n) for n in (1, 2, 3)]
+    ids = [hit.claim_id for page in pages for hit in page.hits]
+    assert len(pages[0].hits) == PAGE_SIZE and pages[0].has_next
+    assert len(ids) == len(set(ids))
+    assert ids == [hit.claim_id for page in again for hit in page.hits]
+
+
+async def test_abstract_sentences_are_found_and_labelled(seeded: AsyncSession) -> None:
+    page = await search_claims(seeded, "27.5%")
+    abstract = [hit for hit in page.hits if hit.source == "abstract"]
+    assert abstract
+    assert all(hit.paper.kind == "huggingface" and hit.text_zh == "" for hit in abstract)
+    assert any("27.5%" in hit.quote_en for hit in abstract)
+
+
+async def test_bad_filters_say_what_is_wrong(seeded: AsyncSession) -> None:
+    with pytest.raises(BadQuery, match="needs a date like 2026-09-28"):
+        await search_claims(seeded, "AUROC since:yesterday")
+    with pytest.raises(BadQuery, match="No paper is called"):
+        await search_claims(seeded, "AUROC paper:NoSuchThing")
+    with pytest.raises(BadQuery, match="after `until:`"):
+        await search_claims(seeded, "x since:2026-10-02 until:2026-10-01")
+    with pytest.raises(QueryTooLong, match=f"keep it under {MAX_QUERY_CHARS}"):
+        await search_claims(seeded, "a" * 10_000)
+
+
+HOSTILE = [
+    '"', '""', "'", "''", "*", "**", "OR", "AND", "NOT", "NEAR", "NEAR(a b)", "a OR b", "-",
+    "-a", "a -b", ":", "a:b", "::", "(", ")", "()", "(a", "a)", "^", "{a}", "[a]", "a*b",
+    "'; DROP TABLE claims; --", "1' OR '1'='1", "\\", "%", "_", "%_%", "\x00", "\t\n",
+    "\ud800", "a\udfffb",
+    "😀", "👩‍🔬 AUROC", "\u200b", "AU\u200bROC", "\ufeff延迟", "ＡＵＲＯＣ", "ǅ", "ß", "İ",
+    "x" * MAX_QUERY_CHARS, "延" * 200, "a " * 150, "0", "-1", "1e309", "NaN", "null",
+    "paper:", "since:", "paper:\"\"", "\"unterminated", "“curly”", "a\"b\"c", "\u202eevil",
+    "<!channel>", "<@U123>", "&amp;", "col:AUROC", "claims_fts:a", "{search_text}: x",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("typed", HOSTILE, ids=range(len(HOSTILE)))
+async def test_hostile_input_never_raises_a_database_error(
+    seeded: AsyncSession, typed: str
+) -> None:
+    for search in (lookup_paper, search_claims):
+        try:
+            result = await search(seeded, typed)
+        except BadQuery as refusal:
+            assert str(refusal).endswith((".", ").")), refusal
+        else:
+            assert result is not None
+
+
+async def test_zero_width_and_full_width_forms_match_like_plain_text(seeded: AsyncSession) -> None:
+    plain = await search_claims(seeded, "AUROC")
+    for variant in ("AU\u200bROC", "ＡＵＲＯＣ", "auroc"):
+        assert [h.claim_id for h in (await search_claims(seeded, variant)).hits] == [
+            h.claim_id for h in plain.hits
+        ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("2609.35259", "2609.35259"), ("2609.35259v12", "2609.35259"),
+     ("https://arxiv.org/abs/2609.35259v2", "2609.35259"),
+     ("http://export.arxiv.org/pdf/2609.35259.pdf", "2609.35259"),
+     ("arXiv:2609.35259", "2609.35259"),
+     ("0704.0001", "0704.0001"), ("2609.352", None), ("see 2609.35259", None), ("GAPO", None)],
+)  # fmt: skip
+def test_arxiv_ids_and_urls(typed: str, expected: str | None) -> None:
+    assert arxiv_id(typed) == expected
+
+
+def test_filters_are_read_out_of_the_words() -> None:
+    search = parse_claim_search('延迟 Paper:"Hunyuan-A13B" since:2026-09-01 latency')
+    assert (search.words, search.paper, search.since) == (
+        "延迟 latency",
+        "Hunyuan-A13B",
+        date(2026, 9, 1),
+    )
+
+
+QUERIES = [
+    "AUROC", "延迟", "召回", "0.886", "86.20%", "模型", "显存", "GAPO", "强化学习 reward", "27.5%",
+    "迟", '"median AUROC"', "AUROC paper:RLCDAlignBench", "AUROC until:2026-09-30",
+]  # fmt: skip
+
+
+async def test_both_stores_find_the_same_hits(
+    seeded_sqlite_url: URL, seeded_postgres_url: URL
+) -> None:
+    results = []
+    for url in (seeded_sqlite_url, seeded_postgres_url):
+        found = {}
+        async with db.open_engine(url) as engine, db.session_factory(engine)() as session:
+            for query in QUERIES:
+                claims = set()
+                page_number = 1
+                while True:
+                    page = await search_claims(session, query, page=page_number)
+                    claims |= {(h.paper.key, h.source, h.number) for h in page.hits}
+                    if not page.has_next:
+                        break
+                    page_number += 1
+                papers = {p.key for p in (await lookup_paper(session, query, limit=50)).papers}
+                found[query] = (claims, papers)
+        results.append(found)
+    for query in QUERIES:
+        assert results[0][query] == results[1][query], query
