@@ -73,9 +73,9 @@ async def test_auroc_finds_the_rlcd_claims_with_0_886_among_them(seeded: AsyncSe
     rlcd = [hit for hit in page.hits if hit.paper.name == "RLCDAlignBench"]
     assert any("0.886" in hit.text_zh for hit in rlcd)
     top = page.hits[0]
-    assert top.zh_spans or top.en_spans
-    spans = top.zh_spans and [top.text_zh[a:b] for a, b in top.zh_spans]
-    assert not spans or all(s.lower() == "auroc" for s in spans)
+    marked = [top.text_zh[a:b] for a, b in top.zh_spans]
+    marked += [top.quote_en[a:b] for a, b in top.en_spans]
+    assert marked and all(word.lower() == "auroc" for word in marked)
 
 
 @pytest.mark.parametrize(("word", "count"), [("延迟", 7), ("召回", 1)])
