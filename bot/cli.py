@@ -17,7 +17,10 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from bot.server import serve
 from bot.settings import ConfigError, Settings, load_settings
+from bot.shell import UnknownCommand, offline_bot
+from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
 from storage.status import store_status
@@ -84,9 +87,45 @@ async def cmd_db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+async def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    async with offline_bot(settings) as bot:
+        try:
+            sent = await bot.ask(args.text, user=args.user, channel=args.channel)
+        except UnknownCommand as error:
+            raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps([{"via": s.via, "payload": s.payload} for s in sent], ensure_ascii=False))
+    else:
+        print("\n\n".join(as_text(s.payload) for s in sent))
+    return EXIT_OK
+
+
+async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
+    print("paperbot shell: type a slash command (/paper, /claims, /digest, /reingest), "
+          "or `quit`.")  # fmt: skip
+    async with offline_bot(settings) as bot:
+        while True:
+            try:
+                line = (await asyncio.to_thread(input, "paperbot> ")).strip()
+            except EOFError:
+                print()
+                return EXIT_OK
+            if line in ("quit", "exit", "q"):
+                return EXIT_OK
+            if not line:
+                continue
+            try:
+                sent = await bot.ask(line, user=args.user, channel="CLOCAL")
+            except UnknownCommand as error:
+                print(error)
+                continue
+            print("\n\n".join(as_text(s.payload) for s in sent) + "\n")
+
+
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     settings.require_slack(socket_mode=args.socket)
-    return not_yet(args, settings)
+    await serve(settings, port=args.port or settings.port, socket_mode=args.socket)
+    return EXIT_OK
 
 
 def not_yet(args: argparse.Namespace, settings: Settings) -> int:
@@ -117,13 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("status", cmd_status, "counts and the last ingest run")
     p.add_argument("--json", action="store_true", help="print as JSON")
 
-    p = command("ask", cmd_not_yet, "run one slash command and print the reply")
+    p = command("ask", cmd_ask, "run one slash command and print the reply")
     p.add_argument("text", metavar='"/COMMAND ARGS"', help='e.g. "/paper GAPO"')
     p.add_argument("--user", default="ULOCAL", help="Slack user ID asking (default ULOCAL)")
     p.add_argument("--channel", default="CLOCAL", help="Slack channel ID (default CLOCAL)")
     p.add_argument("--json", action="store_true", help="print the Slack payload as JSON")
 
-    p = command("shell", cmd_not_yet, "an interactive prompt for slash commands")
+    p = command("shell", cmd_shell, "an interactive prompt for slash commands")
     p.add_argument("--user", default="ULOCAL", help="Slack user ID asking (default ULOCAL)")
 
     p = command("serve", cmd_serve, "run the bot (HTTP or Socket Mode) and its scheduler")

@@ -49,6 +49,7 @@ class Settings:
     timezone: ZoneInfo
     ingest_schedule: str | None
     port: int
+    command_timeout: float  # seconds a command's work may take before the user is told
 
     def require_slack(self, *, socket_mode: bool) -> None:
         """Raise ConfigError naming every Slack variable `serve` needs but lacks."""
@@ -103,6 +104,7 @@ def load_settings(
         timezone=timezone,
         ingest_schedule=ingest_schedule,
         port=_port(get("PAPERBOT_PORT", "3000") or "3000"),
+        command_timeout=_seconds("PAPERBOT_COMMAND_TIMEOUT", get("PAPERBOT_COMMAND_TIMEOUT", "15")),
     )
 
 
@@ -146,6 +148,16 @@ def _slack_api_url(raw: str) -> str:
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise ConfigError(f"SLACK_API_URL is not an http(s) URL: {raw!r}")
     return raw if raw.endswith("/") else raw + "/"
+
+
+def _seconds(variable: str, raw: str | None) -> float:
+    try:
+        value = float(raw or "")
+    except ValueError:
+        value = -1
+    if not 0 < value <= 600:
+        raise ConfigError(f"{variable} is not a number of seconds between 0 and 600: {raw!r}")
+    return value
 
 
 def _port(raw: str) -> int:

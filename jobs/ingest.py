@@ -8,10 +8,12 @@ unless forced. `paperbot ingest`, `/reingest` and the periodic scan all call `in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +177,32 @@ async def _ingest_file(
     report.papers["new"] += saved.papers_new
     report.papers["updated"] += saved.papers_updated
     report.new_paper_ids.extend(saved.new_paper_ids)
+
+
+@dataclass(frozen=True)
+class RunningIngest:
+    trigger: str
+    triggered_by: str | None
+    started_at: datetime
+
+
+class IngestGuard:
+    """One ingest at a time in a process: `/reingest`, the periodic scan and the admin
+    commands share it, and a second request is told who started the running one."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self.running: RunningIngest | None = None
+
+    @contextlib.asynccontextmanager
+    async def hold(self, trigger: str, triggered_by: str | None) -> AsyncIterator[bool]:
+        """Yields True with the guard held, or False at once when an ingest is running."""
+        if self._lock.locked():
+            yield False
+            return
+        async with self._lock:
+            self.running = RunningIngest(trigger, triggered_by, datetime.now(UTC))
+            try:
+                yield True
+            finally:
+                self.running = None

@@ -11,7 +11,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -112,3 +112,10 @@ async def schema_is_current(engine: AsyncEngine) -> bool:
     async with engine.connect() as connection:
         current, heads = await connection.run_sync(_revisions)
     return current == heads
+
+
+async def ping(sessions: async_sessionmaker[AsyncSession]) -> str:
+    """Ask the database for `SELECT 1`; returns its dialect name."""
+    async with sessions() as session:
+        await session.execute(text("SELECT 1"))
+        return session.get_bind().dialect.name

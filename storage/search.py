@@ -238,11 +238,52 @@ async def _hits(session: AsyncSession, ids: Sequence[int], query: Query) -> list
     return [by_id[i] for i in ids if i in by_id]
 
 
-async def claim_count(session: AsyncSession, paper_id: int) -> int:
-    """How many numbered (reviewed) claims a paper has."""
-    result = await session.execute(
+@dataclass(frozen=True)
+class PaperDetails:
+    """What a paper card shows."""
+
+    ref: PaperRef
+    authors: list[str]
+    arxiv_url: str | None
+    pdf_url: str | None
+    positioning: str | None
+    abstract_en: str | None
+    novelty: str | None
+    soundness: str | None
+    significance: str | None
+    claim_count: int  # numbered (reviewed) claims
+
+
+async def paper_details(session: AsyncSession, key: str) -> PaperDetails | None:
+    paper = (await session.execute(select(Paper).where(Paper.key == key))).scalar_one_or_none()
+    if paper is None:
+        return None
+    count = await session.execute(
         select(func.count())
         .select_from(Claim)
-        .where(Claim.paper_id == paper_id, Claim.source == CLAIM_FROM_REVIEW)
+        .where(Claim.paper_id == paper.id, Claim.source == CLAIM_FROM_REVIEW)
     )
-    return result.scalar_one()
+    return PaperDetails(
+        ref=_ref([getattr(paper, column.key) for column in _REF_COLUMNS]),
+        authors=list(paper.authors or []),
+        arxiv_url=paper.arxiv_url
+        or (f"https://arxiv.org/abs/{paper.arxiv_id}" if paper.arxiv_id else None),
+        pdf_url=paper.pdf_url,
+        positioning=paper.positioning,
+        abstract_en=paper.abstract_en,
+        novelty=paper.novelty,
+        soundness=paper.soundness,
+        significance=paper.significance,
+        claim_count=count.scalar_one(),
+    )
+
+
+async def claims_of(session: AsyncSession, paper_id: int, *, limit: int = 48) -> list[ClaimHit]:
+    """A paper's claims in order (reviewed ones first, then abstract findings)."""
+    ids = await session.execute(
+        select(Claim.id)
+        .where(Claim.paper_id == paper_id)
+        .order_by(Claim.source.desc(), Claim.number)
+        .limit(limit)
+    )
+    return await _hits(session, list(ids.scalars()), parse_query(""))

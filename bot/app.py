@@ -1,0 +1,45 @@
+"""The one place that wires the Slack app: a Bolt AsyncApp with every listener."""
+
+from __future__ import annotations
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.authorization import AuthorizeResult
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncRateLimitErrorRetryHandler,
+    AsyncServerErrorRetryHandler,
+)
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.listeners import register_listeners
+from bot.services import Services
+
+
+def slack_client(token: str | None, base_url: str) -> AsyncWebClient:
+    """A Web API client on `SLACK_API_URL` that also retries 429 (after Retry-After) and
+    5xx answers, which slack_sdk does not by default."""
+    client = AsyncWebClient(token=token, base_url=base_url)
+    client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
+    client.retry_handlers.append(AsyncServerErrorRetryHandler(max_retry_count=2))
+    return client
+
+
+def build_app(
+    services: Services, *, client: AsyncWebClient, signing_secret: str, offline: bool = False
+) -> AsyncApp:
+    """The Slack app. `offline` (for `ask` and `shell`) needs no token: authorization is
+    a fixed local result instead of a call to `auth.test`."""
+
+    async def local_authorization() -> AuthorizeResult:
+        return AuthorizeResult(
+            enterprise_id=None, team_id="T0LOCAL", bot_token="xoxb-offline",
+            bot_id="B0LOCAL", bot_user_id="U0PAPERBOT",
+        )  # fmt: skip
+
+    app = AsyncApp(
+        client=client,
+        signing_secret=signing_secret,
+        authorize=local_authorization if offline else None,
+        process_before_response=False,
+    )
+    register_listeners(app, services)
+    return app

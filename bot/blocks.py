@@ -1,0 +1,345 @@
+"""Block Kit rendering: pure functions from domain values to Slack messages.
+
+Every piece of digest or user text goes through `esc` (Slack's own escaping of `&`, `<`,
+`>`), so nothing from the data can mention @channel, a user or a group, or make a link;
+and through `clip`, so no message breaks Slack's limits. Links are the only `<…>` made
+here, from URLs the store holds, and their labels are escaped too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from bot import ids
+from storage.search import ClaimHit, ClaimPage, PaperDetails, PaperMatches
+
+Block = dict[str, Any]
+
+# Slack's limits (https://api.slack.com/reference/block-kit/blocks).
+MAX_BLOCKS = 50
+MAX_SECTION_TEXT = 3000
+MAX_HEADER = 150
+MAX_BUTTON_LABEL = 75
+MAX_BUTTON_VALUE = 2000
+MAX_CONTEXT_ELEMENTS = 10
+MAX_MESSAGE_TEXT = 3000  # the notification fallback; Slack allows more, nobody reads it
+MAX_BLOCKS_CHARS = 12_000  # Slack refuses messages past ~13,000 characters of blocks
+CLAIM_PREVIEW = 400  # a Chinese claim, as shown in a list of hits
+QUOTE_PREVIEW = 500  # its evidence quote
+
+
+@dataclass(frozen=True)
+class Message:
+    """What the bot sends: fallback text plus blocks, ephemeral unless shared."""
+
+    text: str
+    blocks: list[Block] = field(default_factory=list)
+    in_channel: bool = False
+
+    def as_payload(self) -> dict[str, Any]:
+        return {
+            "response_type": "in_channel" if self.in_channel else "ephemeral",
+            "text": self.text,
+            "blocks": self.blocks[:MAX_BLOCKS],
+        }
+
+
+def esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def clip(text: str, limit: int) -> str:
+    """At most `limit` characters, with an ellipsis where text was cut."""
+    text = " ".join(text.split()) if "\n" not in text else text.strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _clip_escaped(text: str, limit: int) -> str:
+    # Escaping makes text longer; clip first, then make sure the escaped form fits too.
+    out = esc(clip(text, limit))
+    while len(out) > limit:
+        limit -= len(out) - limit
+        out = esc(clip(text, max(limit, 1)))
+    return out
+
+
+def mrkdwn(text: str) -> Block:
+    return {"type": "mrkdwn", "text": text[:MAX_SECTION_TEXT]}
+
+
+def section(text: str) -> Block:
+    return {"type": "section", "text": mrkdwn(text)}
+
+
+def header(text: str) -> Block:
+    return {
+        "type": "header",
+        "text": {"type": "plain_text", "text": _clip_escaped(text, MAX_HEADER)},
+    }
+
+
+def context(*parts: str) -> Block:
+    elements = [mrkdwn(part) for part in parts if part][:MAX_CONTEXT_ELEMENTS]
+    return {"type": "context", "elements": elements}
+
+
+def button(label: str, action_id: str, value: dict[str, Any], *, style: str | None = None) -> Block:
+    encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    if len(encoded) > MAX_BUTTON_VALUE:
+        raise ValueError(f"button value too long for {action_id}")
+    element: Block = {
+        "type": "button",
+        "text": {"type": "plain_text", "text": _clip_escaped(label, MAX_BUTTON_LABEL)},
+        "action_id": action_id,
+        "value": encoded,
+    }
+    if style:
+        element["style"] = style
+    return element
+
+
+def actions(*elements: Block) -> Block:
+    return {"type": "actions", "elements": list(elements)}
+
+
+def link(url: str | None, label: str) -> str:
+    """A mrkdwn link for a URL from the store; only http(s) URLs become links."""
+    if not url or not url.startswith(("https://", "http://")) or any(c in url for c in "<>| "):
+        return ""
+    return f"<{url}|{esc(label)}>"
+
+
+def bold_spans(text: str, spans: Sequence[tuple[int, int]], limit: int) -> str:
+    """`text` escaped, its matched spans in bold, clipped to about `limit` characters
+    around the first match so that the match stays visible."""
+    start = 0
+    if spans and len(text) > limit:
+        start = max(0, min(spans[0][0] - limit // 4, len(text) - limit))
+    end = min(len(text), start + limit)
+    out, cursor = [], start
+    for a, b in spans:
+        a, b = max(a, start), min(b, end)
+        if a >= b or a < cursor:
+            continue
+        out.append(esc(text[cursor:a]))
+        out.append(f"*{esc(text[a:b])}*")
+        cursor = b
+    out.append(esc(text[cursor:end]))
+    return ("…" if start else "") + "".join(out).strip() + ("…" if end < len(text) else "")
+
+
+def _fit(blocks: list[Block]) -> list[Block]:
+    """As many blocks as fit Slack's count and size limits, saying so when some are cut."""
+    kept: list[Block] = []
+    size = 0
+    for block in blocks:
+        size += len(json.dumps(block, ensure_ascii=False))
+        if size > MAX_BLOCKS_CHARS or len(kept) == MAX_BLOCKS - 1:
+            kept.append(context(f"…{len(blocks) - len(kept)} more not shown."))
+            return kept
+        kept.append(block)
+    return kept
+
+
+def _finish(text: str, blocks: list[Block]) -> Message:
+    # The fallback text is mrkdwn too (it is what notifications show): plain, escaped.
+    return Message(text=_clip_escaped(text, MAX_MESSAGE_TEXT), blocks=_fit(blocks))
+
+
+# --- papers ---------------------------------------------------------------------------
+
+
+_RATING = re.compile(
+    r"\b(novelty|soundness|significance)\s*(?:为|是|属于|只能判为|判断为|判为)?\s*"
+    r"(中等偏上|中等偏下|中等|较高|较低|偏高|偏低|很高|很低|良好|较好|较差|较弱|一般|高|低|强|弱)",
+    re.IGNORECASE,
+)
+
+
+def verdict(details: PaperDetails) -> str | None:
+    """The reviewer's view in one line: the rating each part of the review gives, where it
+    says one (`总体 novelty 中等偏上` -> `Novelty 中等偏上`), else its first sentence."""
+    ratings = []
+    for part in (details.novelty, details.soundness, details.significance):
+        match = _RATING.search(part or "")
+        if match:
+            ratings.append(f"{match.group(1).capitalize()} {match.group(2)}")
+    if ratings:
+        return " · ".join(ratings)
+    first = re.split(r"(?<=[。.!?！？])", details.novelty or "", maxsplit=1)[0]
+    return clip(first, 160) if first else None
+
+
+def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
+    ref = card.ref
+    title = ref.title or ref.name or ref.subtitle or ref.key
+    blocks: list[Block] = [header(title)]
+    if ref.name and ref.subtitle and not ref.title:
+        blocks.append(section(f"_{_clip_escaped(ref.subtitle, 500)}_"))
+    facts = []
+    if ref.digest_date:
+        facts.append(f"Digest {ref.digest_date.isoformat()}")
+    if ref.arxiv_id:
+        facts.append(f"arXiv {esc(ref.arxiv_id)}")
+    facts.append({"huggingface": "HF Daily Papers", "deep_read": "Deep read",
+                  "abstract_only": "Abstract only"}.get(ref.kind, esc(ref.kind)))  # fmt: skip
+    links = " · ".join(filter(None, (link(card.arxiv_url, "arXiv"), link(card.pdf_url, "PDF"))))
+    blocks.append(context(" · ".join(facts), links))
+    if card.authors:
+        authors = ", ".join(card.authors[:12]) + (" et al." if len(card.authors) > 12 else "")
+        blocks.append(context(_clip_escaped(authors, 1000)))
+    summary = card.positioning or card.abstract_en
+    if summary:
+        blocks.append(section(_clip_escaped(summary, 1200)))
+    if card.claim_count:
+        blocks.append(context(f"{card.claim_count} numbered claims with evidence quotes"))
+    view = verdict(card)
+    if view:
+        blocks.append(section(f"*Reviewer:* {_clip_escaped(view, 600)}"))
+    buttons = []
+    if card.claim_count:
+        label = f"Show claims ({card.claim_count})"
+        buttons.append(button(label, ids.SHOW_CLAIMS, {"paper": ref.key}, style="primary"))
+    if shared_by is None:
+        buttons.append(button("Share in channel", ids.SHARE_PAPER, {"paper": ref.key}))
+    else:
+        blocks.append(context(f"Shared by <@{shared_by}>" if ids.is_user_id(shared_by) else ""))
+    if buttons:
+        blocks.append(actions(*buttons))
+    return _finish(f"{title} ({ref.arxiv_id or ref.key})", blocks)
+
+
+def paper_list(query: str, matches: PaperMatches) -> Message:
+    blocks: list[Block] = [section(f"Papers matching “{_clip_escaped(query, 200)}”:")]
+    for ref in matches.papers[:15]:
+        line = f"*{_clip_escaped(ref.title or ref.name or ref.key, 200)}*"
+        if ref.subtitle and not ref.title:
+            line += f"\n{_clip_escaped(ref.subtitle, 200)}"
+        if ref.digest_date:
+            line += f"\n_{ref.digest_date.isoformat()}_"
+        blocks.append({
+            "type": "section",
+            "text": mrkdwn(line),
+            "accessory": button("Open", ids.OPEN_PAPER, {"paper": ref.key}),
+        })  # fmt: skip
+    return _finish(f"{len(matches.papers)} papers match “{query}”", blocks)
+
+
+def no_paper(query: str) -> Message:
+    return _finish(
+        f"No paper matches “{query}”.",
+        [section(
+            f"No paper matches “{_clip_escaped(query, 200)}”.\n"
+            "Try an arXiv ID (`2609.35259`) or link, a title, a method name (`GAPO`), "
+            "or a few words from the abstract."
+        )],
+    )  # fmt: skip
+
+
+# --- claims ---------------------------------------------------------------------------
+
+
+def claim_hit(hit: ClaimHit) -> Block:
+    paper = _clip_escaped(hit.paper.title or hit.paper.name or hit.paper.key, 150)
+    if hit.source == "review":
+        where = f"*{paper}* · claim {hit.number}"
+        body = bold_spans(hit.text_zh, hit.zh_spans, CLAIM_PREVIEW)
+        body += f"\n> {bold_spans(hit.quote_en, hit.en_spans, QUOTE_PREVIEW)}"
+    else:
+        where = f"*{paper}* · _from the abstract, not a reviewed claim_"
+        body = f"> {bold_spans(hit.quote_en, hit.en_spans, QUOTE_PREVIEW)}"
+    return section(f"{where}\n{body}")
+
+
+def claim_page(typed: str, page: ClaimPage) -> Message:
+    if not page.hits:
+        what = "on that page" if page.page > 1 else "for that search"
+        return _finish(f"No claims {what}.", [section(
+            f"No claims match “{_clip_escaped(typed, 200)}”"
+            + (f" (page {page.page})." if page.page > 1 else ".")
+            + "\nTry fewer words, another spelling, or drop `paper:` / `since:` / `until:`."
+        )])  # fmt: skip
+    first = (page.page - 1) * 10 + 1
+    blocks: list[Block] = [context(
+        f"Claims matching “{_clip_escaped(typed, 200)}” · "
+        f"{first}–{first + len(page.hits) - 1}"
+    )]  # fmt: skip
+    blocks += [claim_hit(hit) for hit in page.hits]
+    if page.has_next:
+        value = {"q": typed[:500], "page": page.page + 1}
+        blocks.append(actions(button("Next page", ids.NEXT_PAGE, value)))
+    return _finish(f"{len(page.hits)} claims match “{typed}”", blocks)
+
+
+def paper_claims(card: PaperDetails, hits: Iterable[ClaimHit]) -> Message:
+    title = card.ref.title or card.ref.name or card.ref.key
+    blocks: list[Block] = [header(f"Claims of {title}")]
+    blocks += [claim_hit(hit) for hit in hits]
+    return _finish(f"Claims of {title}", blocks)
+
+
+# --- plain replies --------------------------------------------------------------------
+
+
+def text_reply(text: str) -> Message:
+    """A reply of our own words (no data in it)."""
+    return _finish(text, [section(text)])
+
+
+def refusal(text: str) -> Message:
+    """A sentence for the user about their input (which may quote it: escaped)."""
+    return _finish(text, [section(esc(text))])
+
+
+def quote_url(value: str) -> str:
+    return quote(value, safe="")
+
+
+# --- help, refusals, errors -----------------------------------------------------------
+
+HELP = {
+    "/paper": (
+        "*`/paper <arXiv ID or link | title | name | words>`* looks a paper up.\n"
+        "• `/paper 2609.35259` or an arxiv.org / papers.cool link\n"
+        "• `/paper GAPO`: a method or system name from a deep read\n"
+        "• `/paper streaming video memory`: words from the title, abstract or review\n"
+        "One match shows its card; several show a list to open."
+    ),
+    "/claims": (
+        "*`/claims <words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]`* "
+        "searches the numbered claims of deep reads (and result sentences of abstracts).\n"
+        '• `/claims AUROC` · `/claims 延迟` · `/claims 0.886` · `/claims "median AUROC"`\n'
+        "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
+        "Every word must match; quote words to match them as a phrase. 10 results a page."
+    ),
+    "/digest": (
+        "*`/digest`* previews the next daily summary of newly ingested papers.\n"
+        "*`/digest post`* (admins) posts it to the paper channel now."
+    ),
+    "/reingest": (
+        "*`/reingest`* (admins) reads the digest folder again and loads new or changed files; "
+        "*`/reingest force`* re-parses every file, e.g. after an upgrade of the parser. "
+        "You get the counts and any errors when it is done."
+    ),
+}
+
+
+def help_for(command: str) -> Message:
+    return text_reply(HELP[command])
+
+
+def error_message(error_id: str, *, timed_out: bool) -> Message:
+    if timed_out:
+        return text_reply(
+            f"The paper store is not answering right now; please try again in a minute. "
+            f"(error id `{error_id}`)"
+        )
+    return text_reply(f"Sorry, something went wrong on our side. (error id `{error_id}`)")
+
+
+WORKING = text_reply("Looking… the answer will appear here in a moment.")

@@ -1,0 +1,50 @@
+"""Action IDs of the buttons the bot renders, and checks of values Slack sends back."""
+
+from __future__ import annotations
+
+import json
+import re
+
+SHOW_CLAIMS = "paper_show_claims"
+OPEN_PAPER = "paper_open"
+SHARE_PAPER = "paper_share"
+NEXT_PAGE = "claims_next_page"
+
+_USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
+
+
+def is_user_id(value: str) -> bool:
+    """A Slack user ID, safe to put in a `<@…>` mention."""
+    return bool(_USER_ID.fullmatch(value))
+
+
+_PAPER_KEY = re.compile(r"(arxiv:\d{4}\.\d{4,5}|text:[0-9a-f]{8,64})")
+MAX_PAGE = 200
+
+
+def _value(raw: object) -> dict[str, object] | None:
+    if not isinstance(raw, str) or len(raw) > 2000:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def paper_key(raw: object) -> str | None:
+    """The paper key a button carries, if it is well formed."""
+    value = _value(raw)
+    key = value.get("paper") if value else None
+    return key if isinstance(key, str) and _PAPER_KEY.fullmatch(key) else None
+
+
+def next_page(raw: object) -> tuple[str, int] | None:
+    """The search text and page number a Next page button carries, if well formed."""
+    value = _value(raw)
+    if not value:
+        return None
+    text, page = value.get("q"), value.get("page")
+    if not isinstance(text, str) or not isinstance(page, int) or not 1 < page <= MAX_PAGE:
+        return None
+    return text, page

@@ -1,0 +1,69 @@
+"""Buttons: acknowledge at once, check the value Slack sends back, then reply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot import blocks, ids, replies
+from bot.answering import bounded, send
+from bot.services import Services
+
+STALE = blocks.text_reply("That button is out of date; run the command again.")
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    sessions = services.sessions
+
+    @app.action(ids.OPEN_PAPER)
+    async def open_paper(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
+        await ack()
+        key = ids.paper_key(action.get("value"))
+        await send(
+            respond, await bounded(services, replies.open_paper(sessions, key)) if key else STALE
+        )
+
+    @app.action(ids.SHOW_CLAIMS)
+    async def show_claims(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
+        await ack()
+        key = ids.paper_key(action.get("value"))
+        await send(
+            respond, await bounded(services, replies.show_claims(sessions, key)) if key else STALE
+        )
+
+    @app.action(ids.NEXT_PAGE)
+    async def next_page(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
+        await ack()
+        wanted = ids.next_page(action.get("value"))
+        if wanted is None:
+            await send(respond, STALE)
+            return
+        text, page = wanted
+        await send(respond, await bounded(services, replies.claims(sessions, text, page)))
+
+    @app.action(ids.SHARE_PAPER)
+    async def share(
+        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        client: AsyncWebClient,
+    ) -> None:  # fmt: skip
+        await ack()
+        key = ids.paper_key(action.get("value"))
+        user = body.get("user", {}).get("id", "")
+        channel = body.get("channel", {}).get("id")
+        if key is None or not channel or not ids.is_user_id(user):
+            await send(respond, STALE)
+            return
+        card = await bounded(services, replies.open_paper(sessions, key, shared_by=user))
+        try:
+            await client.chat_postMessage(channel=channel, text=card.text, blocks=card.blocks)
+        except SlackApiError as error:
+            if error.response.get("error") not in ("not_in_channel", "channel_not_found"):
+                raise
+            await send(respond, replies.cannot_post_here())
+            return
+        await send(respond, blocks.text_reply("Shared in the channel."))

@@ -1,0 +1,35 @@
+"""The one error handler: log with the traceback and an error id, tell the user briefly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_bolt.response import BoltResponse
+
+from bot import blocks
+
+log = logging.getLogger("paperbot.errors")
+
+
+def register(app: AsyncApp) -> None:
+    @app.error
+    async def on_error(
+        error: Exception, respond: AsyncRespond | None, response: BoltResponse | None
+    ) -> BoltResponse | None:
+        error_id = secrets.token_hex(4)
+        log.error("error %s: %s", error_id, type(error).__name__, exc_info=error)
+        message = blocks.error_message(error_id, timed_out=isinstance(error, asyncio.TimeoutError))
+        if response is not None:  # not acknowledged yet: the acknowledgement carries it
+            return BoltResponse(
+                status=200,
+                body=json.dumps(message.as_payload(), ensure_ascii=False),
+                headers={"content-type": "application/json"},
+            )
+        if respond is not None:
+            await respond(**message.as_payload(), replace_original=False)
+        return None

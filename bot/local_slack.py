@@ -1,0 +1,119 @@
+"""A local stand-in for Slack: its Web API and the response URLs, recording every call.
+
+`paperbot ask` and `shell` point the bot at it to show what Slack would receive, and the
+tests use it as their fake Slack server. It answers `auth.test` and the posting methods
+with what Slack answers; anything else with `{"ok": true}`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+from aiohttp import web
+
+BOT_USER_ID = "U0PAPERBOT"
+
+
+@dataclass
+class Call:
+    method: str  # a Web API method ("chat.postMessage") or "response_url"
+    payload: dict[str, Any]
+    token: str | None = None
+
+
+@dataclass
+class LocalSlack:
+    calls: list[Call] = field(default_factory=list)
+    _runner: web.AppRunner | None = None
+    _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    base_url: str = ""
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.base_url}/api/"
+
+    def response_url(self, name: str = "command") -> str:
+        return f"{self.base_url}/respond/{name}"
+
+    def called(self, method: str) -> list[dict[str, Any]]:
+        return [call.payload for call in self.calls if call.method == method]
+
+    async def wait_for(self, method: str, count: int, within: float) -> list[dict[str, Any]]:
+        """The first `count` calls of `method`, waiting up to `within` seconds for them."""
+        deadline = asyncio.get_running_loop().time() + within
+        while len(self.called(method)) < count:
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"{len(self.called(method))} of {count} {method} calls")
+            await asyncio.sleep(0.02)
+        return self.called(method)
+
+    async def start(self) -> LocalSlack:
+        app = web.Application()
+        app.router.add_post("/api/{method}", self._api)
+        app.router.add_post("/respond/{name}", self._respond)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}"
+        return self
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def __aenter__(self) -> LocalSlack:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def _payload(self, request: web.Request) -> dict[str, Any]:
+        raw = await request.text()
+        if request.content_type == "application/json":
+            parsed = json.loads(raw or "{}")
+            return parsed if isinstance(parsed, dict) else {"value": parsed}
+        fields: dict[str, Any] = dict(parse_qsl(raw))
+        for key in ("blocks", "attachments"):  # form posts carry these as JSON strings
+            if isinstance(fields.get(key), str):
+                fields[key] = json.loads(fields[key])
+        return fields
+
+    async def _api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        payload = await self._payload(request)
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ") or None
+        self.calls.append(Call(method, payload, token))
+        return await self.answer(method, payload)
+
+    async def answer(self, method: str, payload: dict[str, Any]) -> web.Response:
+        """What Slack would answer; tests override this to fail on purpose."""
+        if method == "auth.test":
+            return web.json_response({
+                "ok": True, "url": "https://local.slack.invalid/", "team": "local",
+                "user": "paperbot", "team_id": "T0LOCAL", "user_id": BOT_USER_ID,
+                "bot_id": "B0LOCAL", "is_enterprise_install": False,
+            })  # fmt: skip
+        if method in ("chat.postMessage", "chat.postEphemeral", "chat.update"):
+            ts = f"{1_700_000_000 + next(self._ts)}.000100"
+            return web.json_response(
+                {"ok": True, "channel": payload.get("channel"), "ts": ts, "message_ts": ts}
+            )
+        if method == "users.info":
+            user = payload.get("user", "U0")
+            return web.json_response({"ok": True, "user": {"id": user, "name": user.lower()}})
+        if method == "conversations.open":
+            return web.json_response(
+                {"ok": True, "channel": {"id": "D" + payload.get("users", "X")}}
+            )
+        return web.json_response({"ok": True})
+
+    async def _respond(self, request: web.Request) -> web.Response:
+        self.calls.append(Call("response_url", await self._payload(request)))
+        return web.Response(text="ok")

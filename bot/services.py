@@ -1,0 +1,51 @@
+"""What the listeners need, built once per process and passed down (nothing global)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.settings import Settings
+from jobs.ingest import IngestGuard
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    sessions: async_sessionmaker[AsyncSession]
+    ingest_guard: IngestGuard = field(default_factory=IngestGuard)
+    _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    @property
+    def work_deadline(self) -> float:
+        """How long a command's work may take before the user is told it failed."""
+        return self.settings.command_timeout
+
+    def is_admin(self, user_id: str) -> bool:
+        return user_id in self.settings.admins
+
+    def spawn(self, work: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        """Run work in the background, tracked so that shutdown can wait for it."""
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def drain(self, grace: float) -> None:
+        """Let background work finish; cancel what is still running after `grace` seconds."""
+        pending = set(self._tasks)
+        if not pending:
+            return
+        _, still = await asyncio.wait(pending, timeout=grace)
+        for task in still:
+            log.warning("cancelling %s at shutdown", task.get_name())
+            task.cancel()
+        if still:
+            await asyncio.wait(still, timeout=5)

@@ -1,0 +1,117 @@
+"""The bot served over real HTTP, with a fake Slack (our own LocalSlack) recording calls."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+import pytest
+from sqlalchemy.engine import URL
+
+from bot.local_slack import LocalSlack
+from bot.server import running
+from bot.settings import Settings, load_settings
+from bot.shell import command_body, signed_headers
+
+SECRET = "test-signing-secret-5e1f"
+TOKEN = "xoxb-test-token-9c2d"
+ADMIN = "UADMIN1"
+
+
+def bot_settings(url: URL, slack: LocalSlack, tmp_path: Path, **extra: str) -> Settings:
+    env = {
+        "PAPERBOT_DATABASE_URL": url.render_as_string(hide_password=False),
+        "SLACK_BOT_TOKEN": TOKEN,
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": slack.api_url,
+        "PAPERBOT_ADMINS": ADMIN,
+        "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+    } | extra
+    return load_settings(env, dotenv_path=tmp_path / "no.env")
+
+
+@dataclass
+class Bot:
+    """Talks to the running bot as Slack does."""
+
+    url: str
+    slack: LocalSlack
+    http: aiohttp.ClientSession
+
+    async def post(self, body: str, *, secret: str = SECRET, timestamp: int | None = None,
+                   ) -> tuple[int, str]:  # fmt: skip
+        headers = signed_headers(body, secret, timestamp)
+        async with self.http.post(f"{self.url}/slack/events", data=body.encode(),
+                                  headers=headers) as response:  # fmt: skip
+            return response.status, await response.text()
+
+    async def command(self, line: str, *, user: str = "UMEMBER1", channel: str = "CPAPERS",
+                      **kwargs: Any) -> tuple[int, dict[str, Any]]:  # fmt: skip
+        command, _, text = line.partition(" ")
+        body = command_body(command, text, user=user, channel=channel,
+                            response_url=self.slack.response_url())  # fmt: skip
+        status, text_body = await self.post(body, **kwargs)
+        return status, (json.loads(text_body) if text_body.startswith("{") else {"raw": text_body})
+
+    async def click(self, button: dict[str, Any], *, user: str = "UMEMBER1",
+                    channel: str = "CPAPERS") -> int:  # fmt: skip
+        payload = {
+            "type": "block_actions", "team": {"id": "T0LOCAL"}, "user": {"id": user},
+            "api_app_id": "A0LOCAL", "token": "local", "trigger_id": "1.local",
+            "channel": {"id": channel}, "container": {"type": "message"},
+            "response_url": self.slack.response_url("button"),
+            "actions": [{"type": "button", "action_id": button["action_id"],
+                         "block_id": "b", "value": button["value"],
+                         "action_ts": f"{time.time():.6f}"}],
+        }  # fmt: skip
+        status, _ = await self.post(urlencode({"payload": json.dumps(payload)}))
+        return status
+
+    async def responses(self, count: int = 1, within: float = 10) -> list[dict[str, Any]]:
+        """Wait for `count` posts to response URLs and return them all."""
+        return await self.slack.wait_for("response_url", count, within)
+
+
+def buttons(payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The buttons of a message by label (without counts in parentheses)."""
+    found = {}
+    for block in payload.get("blocks", []):
+        elements = block.get("elements", []) if block["type"] == "actions" else []
+        if block.get("accessory"):
+            elements = [block["accessory"]]
+        for element in elements:
+            if element.get("type") == "button":
+                found[element["text"]["text"].split(" (")[0]] = element
+    return found
+
+
+StartBot = Callable[..., Awaitable[Bot]]
+
+
+@pytest.fixture
+async def start_bot(tmp_path: Path) -> AsyncIterator[StartBot]:
+    """Start the bot on a database; yields a function so a test can choose settings."""
+    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+        stack: list[Any] = []
+
+        async def start(url: URL, **extra: str) -> Bot:
+            serving = running(bot_settings(url, slack, tmp_path, **extra), host="127.0.0.1", port=0)
+            port = await serving.__aenter__()
+            stack.append(serving)
+            return Bot(f"http://127.0.0.1:{port}", slack, http)
+
+        yield start
+        for serving in reversed(stack):
+            await serving.__aexit__(None, None, None)
+
+
+@pytest.fixture
+async def bot(start_bot: StartBot, seeded_url: URL) -> Bot:
+    """The bot on the seeded database of each kind (read-only)."""
+    return await start_bot(seeded_url)
