@@ -15,9 +15,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Loads the bundled seeds into var/paperbot.db, then serves Slack when its tokens are set
+# (environment or .env), else opens the offline shell.
 run: install
-	$(BIN)/paperbot db upgrade
-	$(BIN)/paperbot status
+	$(BIN)/paperbot ingest
+	@if [ -n "$$SLACK_BOT_TOKEN" ] || grep -qs '^SLACK_BOT_TOKEN=.' .env; then \
+		$(BIN)/paperbot serve; else $(BIN)/paperbot shell; fi
 
 test: install
 	$(BIN)/pytest

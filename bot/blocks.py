@@ -179,8 +179,10 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     ref = card.ref
     title = ref.title or ref.name or ref.subtitle or ref.key
     blocks: list[Block] = [header(title)]
-    if ref.name and ref.subtitle and not ref.title:
-        blocks.append(section(f"_{_clip_escaped(ref.subtitle, 500)}_"))
+    summary = card.positioning or card.abstract_en
+    subtitle = (ref.subtitle or "").rstrip("…")
+    if ref.name and subtitle and not ref.title and not (summary or "").startswith(subtitle):
+        blocks.append(section(f"_{_clip_escaped(subtitle, 500)}_"))
     facts = []
     if ref.digest_date:
         facts.append(f"Digest {ref.digest_date.isoformat()}")
@@ -193,7 +195,6 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     if card.authors:
         authors = ", ".join(card.authors[:12]) + (" et al." if len(card.authors) > 12 else "")
         blocks.append(context(_clip_escaped(authors, 1000)))
-    summary = card.positioning or card.abstract_en
     if summary:
         blocks.append(section(_clip_escaped(summary, 1200)))
     if card.claim_count:
