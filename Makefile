@@ -32,6 +32,10 @@ lint: install
 
 check: lint test
 
+# Benchmarks are not part of `make test`: they generate 100,000 papers (~700 MB) in /tmp.
+bench: install
+	$(BIN)/python -m tests.benchmarks.bench_search --papers 10000 100000 --write
+
 fmt: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .

@@ -48,6 +48,7 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
         "foreign_keys=ON",
         f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
         "synchronous=NORMAL",  # durable with WAL except on power loss of the last commit
+        "cache_size=-65536",  # 64 MiB of page cache: full-text index writes stay in memory
     ):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()

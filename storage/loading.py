@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
@@ -32,6 +32,9 @@ PAPER_FIELDS = frozenset(
     if column.key not in {"id", "key", "digest_date", "first_ingested_at", "updated_at"}
     and column.key not in _DERIVED
 )
+PAPERS = cast(Table, Paper.__table__)
+CLAIMS = cast(Table, Claim.__table__)
+PAPER_DOCUMENTS = cast(Table, PaperDocument.__table__)
 _CHUNK = 500  # keys per IN (...) query, well under every driver's parameter limit
 
 
@@ -72,16 +75,21 @@ async def record_failed_document(
     error: str,
 ) -> None:  # fmt: skip
     """Remember that a file failed; what an earlier ingest stored from it stays as it was."""
+    await _put_document(
+        session, path, content_hash=content_hash, size_bytes=size,
+        parser_version=parser_version, status="failed", error=error,
+    )  # fmt: skip
+
+
+async def _put_document(session: AsyncSession, path: str, **fields: Any) -> Document:
     document = await find_document(session, path)
     if document is None:
-        document = Document(path=path, format=None, digest_date=None)
+        document = Document(path=path)
         session.add(document)
-    document.content_hash = content_hash
-    document.size_bytes = size
-    document.parser_version = parser_version
-    document.status = "failed"
-    document.error = error
+    for name, value in fields.items():
+        setattr(document, name, value)
     await session.flush()
+    return document
 
 
 async def save_document(
@@ -96,18 +104,10 @@ async def save_document(
     papers: Sequence[PaperInput],
 ) -> SaveResult:
     """Store a parsed file and its papers, replacing what the file said before."""
-    document = await find_document(session, path)
-    if document is None:
-        document = Document(path=path)
-        session.add(document)
-    document.content_hash = content_hash
-    document.size_bytes = size
-    document.format = format
-    document.digest_date = digest_date
-    document.parser_version = parser_version
-    document.status = "ok"
-    document.error = None
-    await session.flush()
+    document = await _put_document(
+        session, path, content_hash=content_hash, size_bytes=size, format=format,
+        digest_date=digest_date, parser_version=parser_version, status="ok", error=None,
+    )  # fmt: skip
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
     existing = await _papers_by_key(session, [paper.key for paper in unique])
@@ -122,7 +122,9 @@ async def save_document(
              "digest_date": digest_date, "first_ingested_at": now, "updated_at": now}
             for paper in fresh
         ]  # fmt: skip
-        inserted = await session.execute(insert(Paper).returning(Paper.id, Paper.key), rows)
+        # Core inserts (the table, not the ORM class): no per-row ORM bookkeeping.
+        table = PAPERS
+        inserted = await session.execute(insert(table).returning(table.c.id, table.c.key), rows)
         ids.update({key: paper_id for paper_id, key in inserted.all()})
         result.papers_new = len(fresh)
         result.new_paper_ids = [ids[paper.key] for paper in fresh]
@@ -148,7 +150,7 @@ async def save_document(
     await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
     if unique:
         await session.execute(
-            insert(PaperDocument),
+            insert(PAPER_DOCUMENTS),
             [
                 {"paper_id": ids[p.key], "document_id": document.id, "position": p.position}
                 for p in unique
@@ -205,7 +207,7 @@ async def _insert_claims(session: AsyncSession, claims: Iterable[tuple[int, Clai
         for paper_id, c in claims
     ]  # fmt: skip
     if rows:
-        await session.execute(insert(Claim), rows)
+        await session.execute(insert(CLAIMS), rows)
 
 
 async def _papers_by_key(session: AsyncSession, keys: Sequence[str]) -> dict[str, Paper]:

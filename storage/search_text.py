@@ -1,10 +1,11 @@
 """How text is indexed and how queries are read: one tokenizer for both databases.
 
 Text is normalised (NFKC, case folded, accents and zero-width characters removed) and cut
-into tokens: runs of letters and digits, and, for Chinese/Japanese/Korean runs, overlapping
-two-character pieces plus the run's last character. The indexed form is those tokens joined
-by spaces, which SQLite FTS5 (unicode61) and PostgreSQL (`to_tsvector('simple', …)`) both
-split back into exactly the same tokens, so both stores match the same rows.
+into tokens: decimal numbers, runs of letters and digits, and, for Chinese/Japanese/Korean
+runs, overlapping two-character pieces plus the run's last character. The indexed form is
+those tokens joined by spaces, which SQLite FTS5 (unicode61, `.` kept inside tokens) and
+PostgreSQL (`to_tsvector('simple', …)`) both split back into exactly the same tokens, so
+both stores match the same rows.
 
 Why pieces of two: Chinese has no spaces, and people search one- and two-character words
 (`延迟`, `显存`). A two-character query is one piece; a longer one is a phrase of adjacent
@@ -14,6 +15,7 @@ its own so that it is the start of something too).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -24,26 +26,41 @@ _CJK = (
     "\uac00-\ud7af"  # Hangul
     "\U00020000-\U0003ffff"  # Han extensions
 )
-_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
+# Decimal numbers stay whole (`0.886`, `2609.35259`): split at the dot, `0` would be in
+# every number and phrase queries over it slow. PostgreSQL's parser keeps them whole too.
+_WORD = rf"\d+(?:\.\d+)+|[^\W_{_CJK}]+"
+_TOKEN = re.compile(rf"[{_CJK}]+|{_WORD}")
+_TOKEN_KIND = re.compile(rf"([{_CJK}]+)|({_WORD})")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
+
+_ASCII_CONTROLS = {code: " " for code in (*range(0x20), 0x7F)}
 
 MAX_QUERY_CHARS = 300
 MAX_QUERY_TERMS = 12
 
 
-_DROPPED = frozenset(("Mn", "Cf", "Cs"))  # accents, zero-width/format, lone surrogates
+@functools.cache
+def _cleaning_table() -> dict[int, str | None]:
+    """Built once, on first use: accents, zero-width/format characters and lone surrogates
+    are dropped; control characters (NUL included, which PostgreSQL refuses) become spaces.
+    Marks, format and control characters all live in planes 0, 1 and 14."""
+    table: dict[int, str | None] = {}
+    for plane in (range(0, 0x20000), range(0xE0000, 0xE1000)):
+        for code in plane:
+            category = unicodedata.category(chr(code))
+            if category in ("Mn", "Cf", "Cs"):
+                table[code] = None
+            elif category == "Cc":
+                table[code] = " "
+    return table
 
 
 def normalise(text: str) -> str:
-    """Fold width, case and accents; drop zero-width characters; control characters
-    (NUL included, which PostgreSQL refuses) become spaces."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(
-        " " if category == "Cc" else ch
-        for ch in text
-        if (category := unicodedata.category(ch)) not in _DROPPED
-    )
+    """Fold width, case and accents; drop zero-width characters; controls become spaces."""
+    if text.isascii():  # the common case, and nothing to fold but case and controls
+        return text.lower().translate(_ASCII_CONTROLS)
+    text = unicodedata.normalize("NFKD", text.casefold()).translate(_cleaning_table())
     return unicodedata.normalize("NFKC", text)
 
 
@@ -59,10 +76,12 @@ def _run_tokens(run: str, *, indexing: bool) -> list[str]:
 def index_text(*parts: str | None) -> str:
     """The text stored in the search column for the given fields."""
     tokens: list[str] = []
-    for part in parts:
-        if part:
-            for run in _TOKEN.findall(normalise(part)):
-                tokens.extend(_run_tokens(run, indexing=True))
+    for cjk, word in _TOKEN_KIND.findall(normalise(" ".join(p for p in parts if p))):
+        if word:
+            tokens.append(word)
+        else:  # what _run_tokens(cjk, indexing=True) gives, inlined: ingest's hot path
+            tokens.extend(map(str.__add__, cjk, cjk[1:]))
+            tokens.append(cjk[-1])
     return " ".join(tokens)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
@@ -15,26 +16,21 @@ from bot.answering import bounded, send
 from bot.services import Services
 
 STALE = blocks.text_reply("That button is out of date; run the command again.")
+PaperReply = Callable[[replies.Sessions, str], Coroutine[Any, Any, blocks.Message]]
 
 
 def register(app: AsyncApp, services: Services) -> None:
     sessions = services.sessions
 
-    @app.action(ids.OPEN_PAPER)
-    async def open_paper(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
-        await ack()
-        key = ids.paper_key(action.get("value"))
-        await send(
-            respond, await bounded(services, replies.open_paper(sessions, key)) if key else STALE
-        )
+    def paper_button(action_id: str, reply: PaperReply) -> None:
+        @app.action(action_id)
+        async def listener(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
+            await ack()
+            key = ids.paper_key(action.get("value"))
+            await send(respond, await bounded(services, reply(sessions, key)) if key else STALE)
 
-    @app.action(ids.SHOW_CLAIMS)
-    async def show_claims(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
-        await ack()
-        key = ids.paper_key(action.get("value"))
-        await send(
-            respond, await bounded(services, replies.show_claims(sessions, key)) if key else STALE
-        )
+    paper_button(ids.OPEN_PAPER, replies.open_paper)
+    paper_button(ids.SHOW_CLAIMS, replies.show_claims)
 
     @app.action(ids.NEXT_PAGE)
     async def next_page(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:

@@ -130,7 +130,7 @@ async def test_the_search_migration_indexes_rows_stored_before_it(database_url: 
             paper = (
                 await connection.execute(text("SELECT name_key, search_head FROM papers"))
             ).one()
-    assert tuple(claim) == ("review", "显存 存下 下降 降 median auroc of 0 886")
+    assert tuple(claim) == ("review", "显存 存下 下降 降 median auroc of 0.886")
     assert tuple(paper) == ("gapo", "gapo")
 
 

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import db
+from storage import db, dialect
 from storage.search import (
     PAGE_SIZE,
     ClaimHit,
@@ -238,3 +238,13 @@ async def test_both_stores_find_the_same_hits(
         results.append(found)
     for query in QUERIES:
         assert results[0][query] == results[1][query], query
+
+
+async def test_a_wide_date_range_finds_what_a_narrow_one_finds(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    narrow = await search_claims(seeded, "AUROC until:2026-09-30")
+    monkeypatch.setattr(dialect, "DATE_RANGE_BY_MEMBERSHIP", 0)  # walk the matches instead
+    wide = await search_claims(seeded, "AUROC until:2026-09-30")
+    assert narrow.hits
+    assert {h.claim_id for h in wide.hits} == {h.claim_id for h in narrow.hits}

@@ -33,7 +33,7 @@ BODY = (
 SQLITE_FTS = [
     """CREATE VIRTUAL TABLE claims_fts USING fts5(
         search_text, content='claims', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 0')""",
+        tokenize="unicode61 remove_diacritics 0 tokenchars '.'")""",
     """CREATE TRIGGER claims_fts_insert AFTER INSERT ON claims BEGIN
         INSERT INTO claims_fts(rowid, search_text) VALUES (new.id, new.search_text);
     END""",
@@ -48,7 +48,7 @@ SQLITE_FTS = [
     END""",
     """CREATE VIRTUAL TABLE papers_fts USING fts5(
         search_head, search_body, content='papers', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 0')""",
+        tokenize="unicode61 remove_diacritics 0 tokenchars '.'")""",
     """CREATE TRIGGER papers_fts_insert AFTER INSERT ON papers BEGIN
         INSERT INTO papers_fts(rowid, search_head, search_body)
         VALUES (new.id, new.search_head, new.search_body);

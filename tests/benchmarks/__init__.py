@@ -1,0 +1,1 @@
+"""Benchmarks: synthetic corpora and the scripts that time the bot against them."""

@@ -1,0 +1,57 @@
+"""`paperbot serve` as operators run it: starts, answers /healthz, stops cleanly on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+import aiohttp
+
+from bot.local_slack import LocalSlack
+from tests.bot.conftest import SECRET, TOKEN
+from tests.cli.helpers import PAPERBOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def test_serve_answers_healthz_and_stops_on_sigterm(tmp_path: Path) -> None:
+    port = free_port()
+    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+        env |= {"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET,
+                "SLACK_API_URL": slack.api_url, "PAPERBOT_INGEST_SCHEDULE": ""}  # fmt: skip
+        child = await asyncio.create_subprocess_exec(
+            PAPERBOT, "serve", "--port", str(port), cwd=tmp_path, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            for _ in range(100):
+                try:
+                    async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                        assert response.status == 200
+                        assert (await response.json()) == {"status": "ok", "database": "sqlite"}
+                        break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("serve did not start")
+            child.send_signal(signal.SIGTERM)
+            _, errors = await asyncio.wait_for(child.communicate(), timeout=20)
+        finally:
+            if child.returncode is None:
+                child.kill()
+    stderr = errors.decode()
+    assert child.returncode == 0, stderr
+    assert "shutting down" in stderr
+    assert "Traceback" not in stderr
+    assert TOKEN not in stderr and SECRET not in stderr
+    assert (tmp_path / "var" / "paperbot.db").is_file()
