@@ -85,23 +85,32 @@ def _bind(sql: str, params: dict[str, Any]) -> TextClause:
     return statement
 
 
-def _score(query: Query, params: dict[str, Any]) -> str:
-    """A BM25-like score computed from the row itself, the same SQL on both stores: each
-    term's occurrences in the claim's indexed text, saturating, normalised by length.
+def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
+    """The newest matches ordered by a BM25-like score computed from each row itself, the
+    same SQL on both stores: each term's occurrences in the claim's indexed text,
+    saturating, normalised by the text's length; ties go to the newer row.
 
     Why not FTS5's bm25(): it counts every match of every term in the whole index to
-    weigh them (cost grows with the corpus: 30 ms for a common word at 1.3 million
+    weigh them (its cost grows with the corpus: 30 ms for a common word at 1.3 million
     claims), and PostgreSQL's ts_rank would order differently. Every hit holds every
     term, so leaving out the term weights changes little.
     """
-    text = "(' ' || c.search_text || ' ')"
-    parts = []
+    padded = "(' ' || c.search_text || ' ')"
+    counts, parts = [], []
     for i, term in enumerate(query.terms):
         needle = " " + " ".join(term.tokens) + ("" if term.prefix else " ")
         params[f"term{i}"] = needle
-        tf = f"((length({text}) - length(replace({text}, :term{i}, ''))) * 1.0 / {len(needle)})"
-        parts.append(f"{tf} * 2.2 / ({tf} + 1.2 * (0.25 + 0.75 * length(c.search_text) / 400.0))")
-    return " + ".join(parts) or "0"
+        counts.append(
+            f"(length({padded}) - length(replace({padded}, :term{i}, ''))) * 1.0"
+            f" / {len(needle)} AS tf{i}"
+        )
+        parts.append(f"tf{i} * 2.2 / (tf{i} + 1.2 * (0.25 + 0.75 * dl / 400.0))")
+    return f"""
+        SELECT id FROM (
+            SELECT c.id, length(c.search_text) AS dl, {", ".join(counts)}
+            FROM ({newest}) AS m JOIN claims c ON c.id = m.id
+        ) AS s
+        ORDER BY {" + ".join(parts)} DESC, id DESC LIMIT :limit OFFSET :offset"""
 
 
 async def match_claims(
@@ -124,11 +133,7 @@ async def match_claims(
             SELECT c.id FROM claims c JOIN papers p ON p.id = c.paper_id
             WHERE to_tsvector('simple', c.search_text) @@ to_tsquery('simple', :match)
             {conditions} ORDER BY c.id DESC LIMIT :window"""
-    sql = f"""
-        WITH m AS ({newest})
-        SELECT c.id FROM m JOIN claims c ON c.id = m.id
-        ORDER BY {_score(query, params)} DESC, c.id DESC LIMIT :limit OFFSET :offset"""
-    rows = await session.execute(_bind(sql, params), params)
+    rows = await session.execute(_bind(_scored(newest, query, params), params), params)
     return [row[0] for row in rows]
 
 

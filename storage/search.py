@@ -18,8 +18,9 @@ from storage.models import CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
 
 PAGE_SIZE = 10
-# Ranking looks at the newest this-many matches (see storage/dialect.py).
-RANK_WINDOW = 2000
+# Ranking looks at the newest this-many matches (see storage/dialect.py): enough for 100
+# pages, and the cost of a common word stays that of scoring these few.
+RANK_WINDOW = 1000
 
 _ARXIV = re.compile(
     r"(?:(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org/(?:abs|pdf)|papers\.cool/arxiv)/"
