@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from bot.server import serve
 from bot.settings import ConfigError, Settings, load_settings
-from bot.shell import UnknownCommand, offline_bot
+from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
@@ -96,8 +96,12 @@ async def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps([{"via": s.via, "payload": s.payload} for s in sent], ensure_ascii=False))
     else:
-        print("\n\n".join(as_text(s.payload) for s in sent))
+        print(as_plain_text(sent))
     return EXIT_OK
+
+
+def as_plain_text(sent: list[Sent]) -> str:
+    return "\n\n".join(as_text(message.payload) for message in sent)
 
 
 async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
@@ -119,7 +123,7 @@ async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
             except UnknownCommand as error:
                 print(error)
                 continue
-            print("\n\n".join(as_text(s.payload) for s in sent) + "\n")
+            print(as_plain_text(sent) + "\n")
 
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -128,12 +132,8 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
-def not_yet(args: argparse.Namespace, settings: Settings) -> int:
-    raise UsageError(f"`paperbot {args.command}` is not available in this version yet")
-
-
 async def cmd_not_yet(args: argparse.Namespace, settings: Settings) -> int:
-    return not_yet(args, settings)
+    raise UsageError(f"`paperbot {args.command}` is not available in this version yet")
 
 
 def build_parser() -> argparse.ArgumentParser:
