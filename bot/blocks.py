@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
 
 from bot import ids
 from storage.search import ClaimHit, ClaimPage, PaperDetails, PaperMatches
@@ -295,10 +294,6 @@ def text_reply(text: str) -> Message:
 def refusal(text: str) -> Message:
     """A sentence for the user about their input (which may quote it: escaped)."""
     return _finish(text, [section(esc(text))])
-
-
-def quote_url(value: str) -> str:
-    return quote(value, safe="")
 
 
 # --- help, refusals, errors -----------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import IngestRun, utcnow
@@ -50,11 +50,3 @@ async def finish_run(
             errors=[dict(error) for error in errors],
         )
     )
-
-
-async def running_run(session: AsyncSession) -> IngestRun | None:
-    """The run in progress, if any (the newest one still marked running)."""
-    result = await session.execute(
-        select(IngestRun).where(IngestRun.status == "running").order_by(IngestRun.id.desc())
-    )
-    return result.scalars().first()
