@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Any
 
 from bot import ids
@@ -339,3 +340,56 @@ def error_message(error_id: str, *, timed_out: bool) -> Message:
 
 
 WORKING = text_reply("Looking… the answer will appear here in a moment.")
+
+
+# --- the daily summary ----------------------------------------------------------------
+
+DIGEST_PARENT_PAPERS = 10  # the rest go to thread replies
+DIGEST_REPLY_PAPERS = 15
+
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s")
+
+
+def first_sentence(text: str | None) -> str | None:
+    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0] if text else None
+
+
+def digest_paper(paper: PaperDetails) -> Block:
+    ref = paper.ref
+    title = _clip_escaped(ref.title or ref.name or ref.subtitle or ref.key, 200)
+    if ref.title or ref.name:  # the subtitle is shown as the summary below instead
+        ref = replace(ref, subtitle=None)
+    arxiv = link(paper.arxiv_url, f"arXiv {ref.arxiv_id}") if ref.arxiv_id else ""
+    lines = [f"*{title}*" + (f" · {arxiv}" if arxiv else "")]
+    summary = first_sentence(paper.positioning or paper.abstract_en)
+    if summary and not summary.startswith((ref.subtitle or "-").rstrip("…")):
+        lines.append(_clip_escaped(summary, 240))
+    facts = [f"{paper.claim_count} claims"] if paper.claim_count else []
+    view = verdict(paper)
+    if view:
+        facts.append(f"Reviewer: {_clip_escaped(view, 160)}")
+    if facts:
+        lines.append("_" + " · ".join(facts) + "_")
+    return section("\n".join(lines))
+
+
+def digest_messages(day: date, papers: list[PaperDetails]) -> list[dict[str, Any]]:
+    """The summary: one parent message with the first papers, the rest as thread replies,
+    each message inside Slack's limits."""
+    count = f"{len(papers)} new paper{'s' if len(papers) != 1 else ''}"
+    head: list[Block] = [
+        header(f"Papers · {day.isoformat()}"),
+        context(f"{count} since the last summary"),
+    ]
+    head += [digest_paper(p) for p in papers[:DIGEST_PARENT_PAPERS]]
+    rest = papers[DIGEST_PARENT_PAPERS:]
+    if rest:
+        head.append(context(f"…and {len(rest)} more in the thread."))
+    messages = [_finish(f"{count} · {day.isoformat()}", head)]
+    for start in range(0, len(rest), DIGEST_REPLY_PAPERS):
+        chunk = rest[start : start + DIGEST_REPLY_PAPERS]
+        first = DIGEST_PARENT_PAPERS + start + 1
+        messages.append(_finish(
+            f"Papers {first}–{first + len(chunk) - 1}", [digest_paper(p) for p in chunk]
+        ))  # fmt: skip
+    return [{"text": m.text, "blocks": m.blocks} for m in messages]

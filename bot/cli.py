@@ -12,15 +12,19 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from bot.app import slack_client
+from bot.blocks import digest_messages
 from bot.server import serve
 from bot.settings import ConfigError, Settings, load_settings
 from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
+from jobs import digest
 from jobs.ingest import ingest
 from storage import db
 from storage.status import store_status
@@ -126,6 +130,32 @@ async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
             print(as_plain_text(sent) + "\n")
 
 
+async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
+    channel = args.channel or settings.digest_channel
+    today = datetime.now(settings.timezone).date()
+    async with db.open_engine(settings.database_url) as engine:
+        await db.upgrade(engine)
+        sessions = db.session_factory(engine)
+        if args.preview:
+            payloads = await digest.preview(sessions, channel or "", digest_messages, today=today)
+            print(
+                "\n\n".join(as_text(p) for p in payloads) or "Nothing new since the last summary."
+            )
+            return EXIT_OK
+        if not channel:
+            raise UsageError("no channel: set PAPERBOT_DIGEST_CHANNEL or pass --channel")
+        if not settings.slack_bot_token:
+            raise UsageError("missing required environment variables: SLACK_BOT_TOKEN")
+        client = slack_client(settings.slack_bot_token, settings.slack_api_url)
+        outcome = await digest.post(sessions, client, channel, digest.manual_period(),
+                                    digest_messages, today=today)  # fmt: skip
+    print(
+        f"{outcome.status}: {outcome.papers} papers"
+        + (f" ({outcome.error})" if outcome.error else "")
+    )
+    return EXIT_FAILED if outcome.status == "failed" else EXIT_OK
+
+
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     settings.require_slack(socket_mode=args.socket)
     await serve(settings, port=args.port or settings.port, socket_mode=args.socket)
@@ -169,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, help="HTTP port (default $PAPERBOT_PORT or 3000)")
     p.add_argument("--socket", action="store_true", help="use Socket Mode ($SLACK_APP_TOKEN)")
 
-    p = command("digest", cmd_not_yet, "show or post the daily summary now")
+    p = command("digest", cmd_digest, "show or post the daily summary now")
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--preview", action="store_true", help="print the summary")
     mode.add_argument("--post", action="store_true", help="post it to the channel")

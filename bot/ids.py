@@ -13,6 +13,14 @@ NEXT_PAGE = "claims_next_page"
 _USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
 
 
+_CHANNEL_ID = re.compile(r"[CGD][A-Z0-9]{2,20}")
+
+
+def is_channel_id(value: str) -> bool:
+    """A Slack channel ID, safe to put in a `<#…>` link."""
+    return bool(_CHANNEL_ID.fullmatch(value))
+
+
 def is_user_id(value: str) -> bool:
     """A Slack user ID, safe to put in a `<@…>` mention."""
     return bool(_USER_ID.fullmatch(value))

@@ -5,11 +5,14 @@ Listeners stay thin: they acknowledge, call one of these, and send what it retur
 
 from __future__ import annotations
 
+from datetime import date
+
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import blocks
 from bot.blocks import Message
-from bot.ids import is_user_id
+from bot.ids import is_channel_id, is_user_id
+from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
 from storage.search import (
     claims_of,
@@ -90,10 +93,6 @@ def ingest_busy(running: RunningIngest | None) -> Message:
     )
 
 
-def digest_unavailable() -> Message:
-    return blocks.text_reply("The daily summary is not available in this version yet.")
-
-
 def ingest_started(force: bool) -> Message:
     what = "Re-parsing every file" if force else "Reading new and changed files"
     return blocks.text_reply(f"{what} in the digest folder… I'll report here when it's done.")
@@ -118,4 +117,30 @@ def cannot_post_here() -> Message:
     return blocks.text_reply(
         "I can't post in this conversation. Invite me first (`/invite @paperbot`), "
         "then share again."
+    )
+
+
+async def digest_preview(sessions: Sessions, channel: str, today: date) -> Message:
+    payloads = await digest.preview(sessions, channel, blocks.digest_messages, today=today)
+    if not payloads:
+        return blocks.text_reply("Nothing new since the last summary.")
+    first = payloads[0]
+    note = f"Preview of the next summary ({len(payloads) - 1} thread replies not shown)."
+    return Message(text=first["text"], blocks=[blocks.context(note), *first["blocks"]][:50])
+
+
+def digest_outcome(outcome: digest.Outcome, channel: str) -> Message:
+    where = f"<#{channel}>" if is_channel_id(channel) else blocks.esc(channel)
+    text = {
+        "posted": f"Posted the summary of {outcome.papers} papers to {where}.",
+        "nothing new": f"Nothing new to post to {where}.",
+        "already claimed": f"A summary for {where} is being posted right now.",
+        "failed": f"Posting to {where} failed; the papers stay queued for the next run.",
+    }[outcome.status]
+    return blocks.text_reply(text)
+
+
+def no_digest_channel() -> Message:
+    return blocks.text_reply(
+        "No summary channel is configured: an operator sets `PAPERBOT_DIGEST_CHANNEL`."
     )

@@ -6,12 +6,12 @@ import re
 from typing import Any
 
 _LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")
-_MENTION = re.compile(r"<@([A-Z0-9]+)>")
+_MENTION = re.compile(r"<([@#])([A-Z0-9]+)>")
 
 
 def unescape(text: str) -> str:
     text = _LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})", text)
-    text = _MENTION.sub(r"@\1", text)
+    text = _MENTION.sub(r"\1\2", text)
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 

@@ -28,7 +28,7 @@ from jobs.parser import (
     decode_digest,
     parse_digest,
 )
-from storage import loading, runs
+from storage import db, loading, runs
 from storage.models import CLAIM_FROM_ABSTRACT
 
 log = logging.getLogger(__name__)
@@ -139,7 +139,7 @@ async def _ingest_file(
     content_hash = hashlib.sha256(data).hexdigest()
     stored_path = str(await asyncio.to_thread(path.resolve))
     try:
-        async with sessions.begin() as session:
+        async with db.writing(sessions) as session:
             document = await loading.find_document(session, stored_path)
             if document is None:
                 outcome = "new"

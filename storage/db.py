@@ -55,11 +55,29 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_on_begin(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN")
+    connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+@asynccontextmanager
+async def writing(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """A transaction that reads and then writes, committed at the end.
+
+    On SQLite it takes the write lock when it begins (BEGIN IMMEDIATE), so a second writer
+    waits its turn (busy timeout) instead of failing: with a plain BEGIN, a transaction that
+    read first cannot write once another writer has committed. Readers never wait (WAL).
+    """
+    async with sessions() as session:
+        await session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
+        try:
+            yield session
+        except BaseException:
+            await session.rollback()
+            raise
+        await session.commit()
 
 
 @asynccontextmanager

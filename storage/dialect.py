@@ -24,6 +24,15 @@ def lock_for_migrations(connection: Connection) -> None:
         connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_ID})")
 
 
+async def lock_digest_channel(session: AsyncSession, channel: str) -> None:
+    """Serialise claims of one channel's summary until the transaction ends (PostgreSQL;
+    on SQLite the writing transaction already holds the database's write lock)."""
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:channel))"), {"channel": channel}
+        )
+
+
 def check_foreign_keys(connection: Connection) -> None:
     """After a migration on SQLite (run with foreign keys off): nothing may dangle."""
     if connection.dialect.name == "sqlite":

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import blocks, replies
 from bot.answering import answer
 from bot.services import Services
+from jobs.digest import manual_period
+from jobs.digest import post as post_digest
 from jobs.ingest import ingest
 
 COMMANDS = ("/paper", "/claims", "/digest", "/reingest")
@@ -28,14 +32,29 @@ def register(app: AsyncApp, services: Services) -> None:
         await answer(services, ack, respond, replies.claims(sessions, command.get("text", "")))
 
     @app.command("/digest")
-    async def digest(ack: AsyncAck, command: dict[str, Any]) -> None:
+    async def digest(
+        ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
+    ) -> None:
         text = command.get("text", "").strip().lower()
-        if replies.wants_help(text) and text:
+        channel = services.settings.digest_channel
+        today = datetime.now(services.settings.timezone).date()
+        if text not in ("", "post"):
             await ack(**blocks.help_for("/digest").as_payload())
         elif text == "post" and not services.is_admin(command["user_id"]):
             await ack(**replies.not_admin("/digest post").as_payload())
+        elif text == "post" and not channel:
+            await ack(**replies.no_digest_channel().as_payload())
+        elif text == "post" and channel:
+            await ack(**blocks.text_reply("Posting the summary…").as_payload())
+            outcome = await services.spawn(
+                post_digest(sessions, client, channel, manual_period(), blocks.digest_messages,
+                            today=today),
+                "digest post",
+            )  # fmt: skip
+            await respond(**replies.digest_outcome(outcome, channel).as_payload())
         else:
-            await ack(**replies.digest_unavailable().as_payload())
+            preview = replies.digest_preview(sessions, channel or "", today)
+            await answer(services, ack, respond, preview)
 
     @app.command("/reingest")
     async def reingest(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:

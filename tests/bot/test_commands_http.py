@@ -140,3 +140,34 @@ async def test_a_digest_paper_with_slack_markup_renders_as_plain_text(
         for injection in ("<!channel>", "<@U123>", "<https://evil|click>"):
             assert injection not in shown, line
         assert "&lt;!channel&gt;" in shown, line
+
+
+async def test_digest_previews_the_next_summary(bot: Bot) -> None:
+    _, reply = await bot.command("/digest")
+    text = as_text(reply)
+    assert "Preview of the next summary" in text
+    assert "36 new papers" in text
+    assert bot.slack.called("chat.postMessage") == []
+
+
+async def test_digest_post_is_for_admins_and_posts_once(
+    start_bot: StartBot, database_url: URL, tmp_path: Path
+) -> None:
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        await ingest(db.session_factory(engine), [SEEDS])
+    bot = await start_bot(database_url, PAPERBOT_DIGEST_CHANNEL="CTEAM")
+    _, refused = await bot.command("/digest post", user="UNOTADMIN")
+    assert "Only admins" in as_text(refused)
+
+    _, first = await bot.command("/digest post", user=ADMIN)
+    _, second = await bot.command("/digest post", user=ADMIN)
+    reports = [as_text(r) for r in await bot.responses(2, within=30)]
+    assert "Posting the summary" in as_text(first) and "Posting" in as_text(second)
+    assert "Posted the summary of 36 papers to #CTEAM." in reports
+    assert {r for r in reports if not r.startswith("Posted")} <= {
+        "Nothing new to post to #CTEAM.",
+        "A summary for #CTEAM is being posted right now.",
+    }
+    parents = [m for m in bot.slack.called("chat.postMessage") if not m.get("thread_ts")]
+    assert [m["channel"] for m in parents] == ["CTEAM"]

@@ -26,3 +26,35 @@ def paperbot(
         timeout=timeout,
         check=False,
     )
+
+
+class LocalSlackThread:
+    """A LocalSlack on its own thread and loop, for tests that run the CLI as a process."""
+
+    def __enter__(self) -> str:
+        import asyncio
+        import threading
+
+        from bot.local_slack import LocalSlack
+
+        self.slack = LocalSlack()
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
+
+        def serve() -> None:
+            asyncio.set_event_loop(self.loop)
+            self.loop.run_until_complete(self.slack.start())
+            started.set()
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=serve, daemon=True)
+        self.thread.start()
+        started.wait(10)
+        return self.slack.api_url
+
+    def __exit__(self, *exc: object) -> None:
+        import asyncio
+
+        asyncio.run_coroutine_threadsafe(self.slack.stop(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import URL
 
-from tests.cli.helpers import paperbot
+from tests.cli.helpers import LocalSlackThread, paperbot
 from tests.digests import SEEDS, write
 
 
@@ -62,4 +62,26 @@ def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert result.stdout.strip() == (
         "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated"
+    )
+
+
+def test_digest_preview_then_post_then_nothing_new(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    assert paperbot("ingest", cwd=tmp_path).returncode == 0
+    preview = paperbot("digest", "--preview", cwd=tmp_path)
+    assert preview.returncode == 0
+    assert "36 new papers since the last summary" in preview.stdout
+
+    no_channel = paperbot("digest", "--post", cwd=tmp_path)
+    assert no_channel.returncode == 2
+    assert "PAPERBOT_DIGEST_CHANNEL" in no_channel.stderr
+
+    with LocalSlackThread() as slack_url:
+        env = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack_url}
+        posted = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path, env=env)
+        again = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path, env=env)
+    assert (posted.returncode, posted.stdout.strip()) == (0, "posted: 36 papers")
+    assert (again.returncode, again.stdout.strip()) == (0, "nothing new: 0 papers")
+    assert (
+        "Nothing new" in paperbot("digest", "--preview", "--channel", "CTEAM", cwd=tmp_path).stdout
     )

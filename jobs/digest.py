@@ -1,0 +1,82 @@
+"""The daily summary job: post the papers new for a channel, exactly once per period.
+
+The period is claimed in the ledger (its own committed transaction) before anything is
+sent; the post is then recorded with its Slack ts and the papers it covered. A failed
+post leaves the period marked failed and its papers unposted, so the next run posts them.
+Rendering is passed in (the bot's Block Kit module): jobs does not import the bot.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+import aiohttp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from storage import db, digests
+from storage.models import utcnow
+from storage.search import PaperDetails
+
+log = logging.getLogger(__name__)
+
+Payload = dict[str, Any]  # {"text": ..., "blocks": [...]}
+Render = Callable[[date, list[PaperDetails]], list[Payload]]
+
+
+def manual_period() -> str:
+    """A manual post's own ledger entry: it posts whatever is new, whatever the time."""
+    return f"manual:{uuid.uuid4().hex}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # "posted" | "nothing new" | "already claimed" | "failed"
+    papers: int = 0
+    ts: str | None = None
+    error: str | None = None
+
+
+async def preview(
+    sessions: async_sessionmaker[AsyncSession], channel: str, render: Render, *, today: date,
+    now: datetime | None = None,
+) -> list[Payload]:  # fmt: skip
+    """The messages the next summary would post to `channel` (none when nothing is new)."""
+    async with sessions() as session:
+        found = await digests.pending(session, channel, now=now or utcnow())
+    return render(today, found.papers) if found.papers else []
+
+
+async def post(
+    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, channel: str,
+    period: str, render: Render, *, today: date, now: datetime | None = None,
+) -> Outcome:  # fmt: skip
+    async with db.writing(sessions) as session:
+        found = await digests.pending(session, channel, now=now or utcnow())
+        if not found.papers:
+            return Outcome("nothing new")
+        post_id = await digests.claim(session, channel, period)
+        if post_id is None:
+            return Outcome("already claimed")
+    messages = render(today, found.papers)
+    try:
+        parent = await client.chat_postMessage(channel=channel, **messages[0])
+        ts = str(parent["ts"])
+        for reply in messages[1:]:
+            await client.chat_postMessage(channel=channel, thread_ts=ts, **reply)
+    except (SlackApiError, aiohttp.ClientError, TimeoutError) as error:
+        reason = f"{type(error).__name__}: {error}"
+        log.error("digest post to %s for %s failed: %s", channel, period, reason)
+        async with sessions.begin() as session:
+            await digests.failed(session, post_id, reason)
+        return Outcome("failed", error=reason)
+    async with sessions.begin() as session:
+        await digests.posted(session, post_id, channel, ts, [p.ref.id for p in found.papers])
+    log.info("digest posted to %s for %s: %d papers", channel, period, len(found.papers))
+    return Outcome("posted", len(found.papers), ts)

@@ -1,0 +1,92 @@
+"""The daily summary's ledger: which papers are new for a channel, and which period and
+papers each post covered. A (channel, period) row is claimed before anything is sent, so
+one firing posts at most once per channel; (channel, paper) is unique, so no paper is
+posted to a channel twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage import dialect
+from storage.models import DigestPost, DigestPostPaper, Paper, utcnow
+from storage.search import PaperDetails, paper_details
+
+# A channel's first summary covers what arrived in this window, not the whole store.
+FIRST_POST_WINDOW = timedelta(days=7)
+# A claimed post older than this is taken to have died with its process.
+IN_FLIGHT = timedelta(minutes=10)
+
+
+@dataclass(frozen=True)
+class Pending:
+    papers: list[PaperDetails]
+    since: datetime
+
+
+async def pending(session: AsyncSession, channel: str, *, now: datetime) -> Pending:
+    """Papers first ingested after the channel's last successful post (or, for its first
+    post, in the last week) that were never posted to it, oldest first."""
+    last = await session.execute(
+        select(func.max(DigestPost.posted_at)).where(
+            DigestPost.channel == channel, DigestPost.status == "posted"
+        )
+    )
+    since = last.scalar_one() or now - FIRST_POST_WINDOW
+    posted = select(DigestPostPaper.paper_id).where(DigestPostPaper.channel == channel)
+    keys = await session.execute(
+        select(Paper.key)
+        .where(Paper.first_ingested_at > since, Paper.id.not_in(posted))
+        .order_by(Paper.first_ingested_at, Paper.id)
+    )
+    papers = [d for key in keys.scalars() if (d := await paper_details(session, key))]
+    return Pending(papers, since)
+
+
+async def claim(session: AsyncSession, channel: str, period: str) -> int | None:
+    """Claim (channel, period) for posting; None when that period is already claimed or
+    another post to the channel is in flight (two posts at once would list the same
+    papers). Call it in a `db.writing` transaction: with the channel locked, the check and
+    the claim are one step for every process."""
+    await dialect.lock_digest_channel(session, channel)
+    in_flight = await session.execute(
+        select(DigestPost.id).where(
+            DigestPost.channel == channel,
+            DigestPost.status == "claimed",
+            DigestPost.created_at > utcnow() - IN_FLIGHT,
+        )
+    )
+    if in_flight.first() is not None:
+        return None
+    try:
+        async with session.begin_nested():
+            row = DigestPost(channel=channel, period=period, status="claimed", attempts=1)
+            session.add(row)
+    except IntegrityError:
+        return None
+    return row.id
+
+
+async def posted(
+    session: AsyncSession, post_id: int, channel: str, ts: str, paper_ids: list[int]
+) -> None:
+    await session.execute(
+        update(DigestPost)
+        .where(DigestPost.id == post_id)
+        .values(status="posted", slack_ts=ts, posted_at=utcnow(), error=None)
+    )
+    if paper_ids:
+        await session.execute(
+            insert(DigestPostPaper),
+            [{"post_id": post_id, "paper_id": p, "channel": channel} for p in paper_ids],
+        )
+
+
+async def failed(session: AsyncSession, post_id: int, error: str) -> None:
+    await session.execute(
+        update(DigestPost).where(DigestPost.id == post_id).values(status="failed", error=error)
+    )
