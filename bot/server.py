@@ -20,6 +20,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import build_app, slack_client
+from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
 from storage import db
@@ -57,7 +58,10 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
             ),
         )
         await socket.connect_async()  # type: ignore[no-untyped-call]
+    scheduler = build_scheduler(services, client)
+    scheduler.start()
     yield
+    scheduler.shutdown(wait=False)
     if socket is not None:
         await socket.close_async()  # type: ignore[no-untyped-call]
     await services.drain(grace=SHUTDOWN_GRACE_SECONDS)

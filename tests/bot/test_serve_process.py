@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 import aiohttp
 
 from bot.local_slack import LocalSlack
 from tests.bot.conftest import SECRET, TOKEN
-from tests.cli.helpers import PAPERBOT
+from tests.cli.helpers import PAPERBOT, paperbot
+from tests.digests import SEEDS
 
 
 def free_port() -> int:
@@ -55,3 +58,33 @@ async def test_serve_answers_healthz_and_stops_on_sigterm(tmp_path: Path) -> Non
     assert "Traceback" not in stderr
     assert TOKEN not in stderr and SECRET not in stderr
     assert (tmp_path / "var" / "paperbot.db").is_file()
+
+
+async def test_serve_posts_the_summary_once_on_an_every_minute_schedule(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    assert paperbot("ingest", cwd=tmp_path).returncode == 0
+    port = free_port()
+    async with LocalSlack() as slack:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+        env |= {"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET,
+                "SLACK_API_URL": slack.api_url, "PAPERBOT_INGEST_SCHEDULE": "",
+                "PAPERBOT_DIGEST_CHANNEL": "CTEAM",
+                "PAPERBOT_DIGEST_SCHEDULE": "* * * * *"}  # fmt: skip
+        child = await asyncio.create_subprocess_exec(
+            PAPERBOT, "serve", "--port", str(port), cwd=tmp_path, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            await slack.wait_for("chat.postMessage", 1, within=30)
+            # Through the next firing of the schedule: nothing new, so no second post.
+            await asyncio.sleep(70 - time.time() % 60)
+            parents = [m for m in slack.called("chat.postMessage") if not m.get("thread_ts")]
+            child.send_signal(signal.SIGTERM)
+            _, errors = await asyncio.wait_for(child.communicate(), timeout=20)
+        finally:
+            if child.returncode is None:
+                child.kill()
+    assert child.returncode == 0, errors.decode()
+    assert len(parents) == 1
+    assert parents[0]["channel"] == "CTEAM"
+    assert "36 new papers" in str(parents[0]["blocks"])

@@ -1,0 +1,79 @@
+"""The scheduler `serve` runs: the daily summary and the periodic scan of the digest folder.
+
+APScheduler 3's AsyncIOScheduler, with both cron triggers built with the configured zone
+(a trigger without one uses the host's). Its job store lives in memory, so what makes a
+summary post exactly once is our ledger (jobs/digest.py): a period is the firing time,
+claimed per channel. At start the latest firing is run once, so a summary missed while
+the bot was down is posted when it comes back; one already posted is not posted again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks import digest_messages
+from bot.services import Services
+from jobs import digest
+from jobs.ingest import ingest
+
+log = logging.getLogger(__name__)
+
+MISFIRE_GRACE_SECONDS = 6 * 3600  # a run late by less than this still happens, once
+
+
+def latest_firing(trigger: CronTrigger, now: datetime) -> datetime | None:
+    """The last time at or before `now` that the trigger fired (looking back a week)."""
+    fired, step = None, trigger.get_next_fire_time(None, now - timedelta(days=7))
+    while step is not None and step <= now:
+        fired, step = step, trigger.get_next_fire_time(step, step + timedelta(seconds=1))
+    return fired
+
+
+async def post_summary(
+    services: Services, client: AsyncWebClient, trigger: CronTrigger,
+    now: datetime | None = None,
+) -> digest.Outcome | None:  # fmt: skip
+    settings = services.settings
+    if not settings.digest_channel:
+        return None
+    now = now or datetime.now(settings.timezone)
+    period = latest_firing(trigger, now) or now
+    outcome = await digest.post(
+        services.sessions, client, settings.digest_channel, period.isoformat(),
+        digest_messages, today=period.date(),
+    )  # fmt: skip
+    log.info("scheduled summary for %s: %s", period.isoformat(), outcome.status)
+    return outcome
+
+
+async def scan_digest_folder(services: Services) -> None:
+    async with services.ingest_guard.hold("schedule", None) as held:
+        if not held:
+            log.info("periodic scan skipped: an ingest is running")
+            return
+        report = await ingest(services.sessions, [services.settings.digest_dir],
+                              trigger="schedule")  # fmt: skip
+    if report.errors or report.papers["new"]:
+        log.info("periodic scan: %s", report.as_json())
+
+
+def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOScheduler:
+    settings = services.settings
+    scheduler = AsyncIOScheduler(
+        timezone=settings.timezone,
+        job_defaults={"coalesce": True, "max_instances": 1,
+                      "misfire_grace_time": MISFIRE_GRACE_SECONDS},
+    )  # fmt: skip
+    if settings.digest_channel:
+        trigger = CronTrigger.from_crontab(settings.digest_schedule, timezone=settings.timezone)
+        scheduler.add_job(post_summary, trigger, args=[services, client, trigger], id="summary")
+        scheduler.add_job(post_summary, args=[services, client, trigger], id="summary-catch-up")
+    if settings.ingest_schedule:
+        trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)
+        scheduler.add_job(scan_digest_folder, trigger, args=[services], id="scan")
+    return scheduler

@@ -1,0 +1,83 @@
+"""The scheduler's jobs: firing periods, two replicas on one database, the folder scan."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from apscheduler.triggers.cron import CronTrigger
+from sqlalchemy.engine import URL
+
+from bot.app import slack_client
+from bot.local_slack import LocalSlack
+from bot.scheduling import build_scheduler, latest_firing
+from bot.services import Services
+from bot.settings import load_settings
+from storage import db
+from tests.digests import SEEDS, Entry, huggingface_digest, write
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+@pytest.mark.parametrize(
+    ("now", "expected"),
+    [
+        (datetime(2026, 12, 2, 10, 0, tzinfo=SHANGHAI),
+         datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI)),
+        (datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI),
+         datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI)),
+        (datetime(2026, 12, 2, 8, 59, tzinfo=SHANGHAI),
+         datetime(2026, 12, 1, 9, 0, tzinfo=SHANGHAI)),
+    ],
+)  # fmt: skip
+def test_a_period_is_the_latest_firing_in_the_configured_zone(
+    now: datetime, expected: datetime
+) -> None:
+    trigger = CronTrigger.from_crontab("0 9 * * *", timezone=SHANGHAI)
+    assert latest_firing(trigger, now) == expected
+
+
+async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    env = {
+        "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
+        "PAPERBOT_DIGEST_CHANNEL": "CTEAM", "PAPERBOT_TIMEZONE": "Asia/Shanghai",
+        "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+    }  # fmt: skip
+    settings = load_settings(env, dotenv_path=tmp_path / "none")
+    async with LocalSlack() as slack, db.open_engine(settings.database_url) as one, \
+            db.open_engine(settings.database_url) as two:  # fmt: skip
+        await db.upgrade(one)
+        replicas = [Services(settings, db.session_factory(e)) for e in (one, two)]
+        client = slack_client("xoxb-test", slack.api_url)
+        jobs = [{j.id: j for j in build_scheduler(r, client).get_jobs()} for r in replicas]
+        assert set(jobs[0]) == {"summary", "summary-catch-up", "scan"}
+
+        # Each replica's periodic scan: one ingests, the other finds nothing new.
+        for replica in jobs:
+            await replica["scan"].func(*replica["scan"].args)
+        nine = datetime(2026, 12, 2, 9, 0, 30, tzinfo=SHANGHAI)
+        outcomes = await asyncio.gather(*(
+            replica["summary"].func(*replica["summary"].args, now=nine) for replica in jobs
+        ))  # fmt: skip
+        # A restart: a new scheduler runs its catch-up for the same firing.
+        restarted = build_scheduler(replicas[1], client).get_job("summary-catch-up")
+        again = await restarted.func(*restarted.args, now=nine)
+
+        write(tmp_path / "digests" / "late.txt",
+              huggingface_digest("2026-10-05", [Entry("2610.77777", "Late Paper")]))  # fmt: skip
+        await jobs[1]["scan"].func(*jobs[1]["scan"].args)
+        tomorrow = datetime(2026, 12, 3, 9, 0, 5, tzinfo=SHANGHAI)
+        next_day = await jobs[0]["summary"].func(*jobs[0]["summary"].args, now=tomorrow)
+
+    parents = [m for m in slack.called("chat.postMessage") if not m.get("thread_ts")]
+    assert sorted(o.status for o in outcomes if o)[-1] == "posted"
+    assert [o.status for o in outcomes if o].count("posted") == 1
+    assert again is not None and again.status == "nothing new"
+    assert next_day is not None and (next_day.status, next_day.papers) == ("posted", 1)
+    assert len(parents) == 2
+    assert "Late Paper" in str(parents[1]["blocks"])
