@@ -376,6 +376,10 @@ def digest_paper(paper: PaperDetails) -> Block:
 def digest_messages(day: date, papers: list[PaperDetails]) -> list[dict[str, Any]]:
     """The summary: one parent message with the first papers, the rest as thread replies,
     each message inside Slack's limits."""
+    if not papers:
+        return [{"text": f"No new papers · {day.isoformat()}", "blocks": [
+            header(f"Papers · {day.isoformat()}"), context("No new papers since the last summary."),
+        ]}]  # fmt: skip
     count = f"{len(papers)} new paper{'s' if len(papers) != 1 else ''}"
     head: list[Block] = [
         header(f"Papers · {day.isoformat()}"),

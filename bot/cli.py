@@ -81,6 +81,12 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
             f"at {run['started_at']}: {docs['new']} new, {docs['changed']} changed, "
             f"{docs['unchanged']} unchanged, {docs['failed']} failed documents"
         )
+    post = status.last_digest
+    if post is not None:
+        print(
+            f"last summary  {post['status']} to {post['channel']} for {post['period']}"
+            + (f": {post['error']}" if post["error"] else "")
+        )
     return EXIT_OK
 
 

@@ -45,7 +45,7 @@ async def post_summary(
     period = latest_firing(trigger, now) or now
     outcome = await digest.post(
         services.sessions, client, settings.digest_channel, period.isoformat(),
-        digest_messages, today=period.date(),
+        digest_messages, today=period.date(), when_empty=settings.digest_when_empty,
     )  # fmt: skip
     log.info("scheduled summary for %s: %s", period.isoformat(), outcome.status)
     return outcome

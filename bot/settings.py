@@ -46,6 +46,7 @@ class Settings:
     admins: frozenset[str]
     digest_channel: str | None
     digest_schedule: str
+    digest_when_empty: bool  # post a short "nothing new" summary instead of none
     timezone: ZoneInfo
     ingest_schedule: str | None
     port: int
@@ -101,6 +102,7 @@ def load_settings(
         admins=frozenset(u.strip() for u in (get("PAPERBOT_ADMINS") or "").split(",") if u.strip()),
         digest_channel=get("PAPERBOT_DIGEST_CHANNEL"),
         digest_schedule=digest_schedule,
+        digest_when_empty=_flag("PAPERBOT_DIGEST_WHEN_EMPTY", get("PAPERBOT_DIGEST_WHEN_EMPTY")),
         timezone=timezone,
         ingest_schedule=ingest_schedule,
         port=_port(get("PAPERBOT_PORT", "3000") or "3000"),
@@ -148,6 +150,13 @@ def _slack_api_url(raw: str) -> str:
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise ConfigError(f"SLACK_API_URL is not an http(s) URL: {raw!r}")
     return raw if raw.endswith("/") else raw + "/"
+
+
+def _flag(variable: str, raw: str | None) -> bool:
+    value = (raw or "false").lower()
+    if value not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+        raise ConfigError(f"{variable} is not true or false: {raw!r}")
+    return value in ("true", "1", "yes", "on")
 
 
 def _seconds(variable: str, raw: str | None) -> float:

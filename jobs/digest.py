@@ -56,10 +56,13 @@ async def preview(
 async def post(
     sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, channel: str,
     period: str, render: Render, *, today: date, now: datetime | None = None,
+    when_empty: bool = False,
 ) -> Outcome:  # fmt: skip
+    """Post what is new for `channel` as `period`; with `when_empty`, a short "nothing
+    new" message when there is nothing (still once per period)."""
     async with db.writing(sessions) as session:
         found = await digests.pending(session, channel, now=now or utcnow())
-        if not found.papers:
+        if not found.papers and not when_empty:
             return Outcome("nothing new")
         post_id = await digests.claim(session, channel, period)
         if post_id is None:

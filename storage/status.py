@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.models import CLAIM_FROM_REVIEW, Claim, Document, IngestRun, Paper
+from storage.models import CLAIM_FROM_REVIEW, Claim, DigestPost, Document, IngestRun, Paper
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,7 @@ class StoreStatus:
     claims: int
     database: str
     last_ingest: dict[str, Any] | None
+    last_digest: dict[str, Any] | None  # the newest summary post: posted, failed or in flight
 
 
 def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
@@ -48,6 +49,9 @@ async def store_status(session: AsyncSession) -> StoreStatus:
     last = (
         await session.execute(select(IngestRun).order_by(IngestRun.id.desc()).limit(1))
     ).scalar_one_or_none()
+    post = (
+        await session.execute(select(DigestPost).order_by(DigestPost.id.desc()).limit(1))
+    ).scalar_one_or_none()
     bind = session.get_bind()
     return StoreStatus(
         documents=await count(Document),
@@ -55,4 +59,9 @@ async def store_status(session: AsyncSession) -> StoreStatus:
         claims=await count(Claim, Claim.source == CLAIM_FROM_REVIEW),  # numbered claims only
         database=bind.dialect.name,
         last_ingest=ingest_run_summary(last) if last else None,
-    )
+        last_digest=None if post is None else {
+            "channel": post.channel, "period": post.period, "status": post.status,
+            "slack_ts": post.slack_ts, "error": post.error,
+            "posted_at": post.posted_at.isoformat() if post.posted_at else None,
+        },
+    )  # fmt: skip

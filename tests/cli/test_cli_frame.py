@@ -33,6 +33,7 @@ def test_db_upgrade_then_status_prints_zero_counts(database_url: URL, tmp_path: 
         "claims": 0,
         "database": database_url.get_backend_name(),
         "last_ingest": None,
+        "last_digest": None,
     }
 
 

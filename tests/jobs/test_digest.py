@@ -20,6 +20,7 @@ from jobs import digest
 from jobs.ingest import ingest
 from storage import db
 from storage.models import DigestPost, DigestPostPaper
+from storage.status import store_status
 from tests.bot.limits import limit_violations
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
@@ -87,6 +88,21 @@ async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
     assert (post.status, post.slack_ts, post.channel) == ("posted", first.ts, CHANNEL)
 
 
+async def test_an_empty_period_posts_nothing_unless_asked_to(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    async with LocalSlack() as slack:
+        client = slack_client("xoxb-test", slack.api_url)
+        await run(sessions, slack, "p1")
+        quiet = await digest.post(sessions, client, CHANNEL, "p2", digest_messages, today=TODAY)
+        told = await digest.post(sessions, client, CHANNEL, "p3", digest_messages, today=TODAY,
+                                 when_empty=True)  # fmt: skip
+        once = await digest.post(sessions, client, CHANNEL, "p3", digest_messages, today=TODAY,
+                                 when_empty=True)  # fmt: skip
+    assert (quiet.status, told.status, once.status) == ("nothing new", "posted", "already claimed")
+    assert "No new papers since the last summary." in str(slack.called("chat.postMessage")[-1])
+
+
 async def test_a_new_file_posts_only_its_new_papers(
     sessions: async_sessionmaker[AsyncSession], tmp_path: Path
 ) -> None:
@@ -133,6 +149,11 @@ async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
     assert (post.status, post.slack_ts) == ("failed", None)
     assert "500" in (post.error or "")
     assert await posted_papers(sessions) == 0
+
+    async with sessions() as session:
+        last = (await store_status(session)).last_digest
+    assert last is not None and (last["status"], last["period"]) == ("failed", "p1")
+    assert "500" in last["error"]
 
     async with LocalSlack() as slack:
         retried = await run(sessions, slack, "p2")
