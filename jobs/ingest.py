@@ -50,7 +50,6 @@ class IngestReport:
     )
     papers: dict[str, int] = field(default_factory=lambda: {"new": 0, "updated": 0})
     errors: list[dict[str, str]] = field(default_factory=list)
-    new_paper_ids: list[int] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         """The `paperbot ingest --json` object of the interface contract."""
@@ -176,7 +175,6 @@ async def _ingest_file(
     report.documents[outcome] += 1
     report.papers["new"] += saved.papers_new
     report.papers["updated"] += saved.papers_updated
-    report.new_paper_ids.extend(saved.new_paper_ids)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ they differ, and the links say which files hold it. Papers are never deleted her
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple, cast
 
@@ -62,7 +62,6 @@ class PaperInput:
 class SaveResult:
     papers_new: int = 0
     papers_updated: int = 0
-    new_paper_ids: list[int] = field(default_factory=list)
 
 
 async def find_document(session: AsyncSession, path: str) -> Document | None:
@@ -127,7 +126,6 @@ async def save_document(
         inserted = await session.execute(insert(table).returning(table.c.id, table.c.key), rows)
         ids.update({key: paper_id for paper_id, key in inserted.all()})
         result.papers_new = len(fresh)
-        result.new_paper_ids = [ids[paper.key] for paper in fresh]
 
     known = [paper for paper in unique if paper.key in existing]
     stored_claims = await _claims_by_paper(session, [existing[p.key].id for p in known])

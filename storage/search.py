@@ -181,19 +181,14 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
                 f"No paper is called “{search.paper[:80]}” (try `/paper {search.paper[:80]}`)."
             )
         paper_ids = tuple(p.id for p in papers)
-    if (
-        query.empty
-        and not search.words.strip()
-        and paper_ids is None
-        and not (search.since or search.until)
-    ):
-        raise BadQuery("Type some words to search for.")
     where = dialect.ClaimFilter(paper_ids, search.since, search.until)
     page = max(page, 1)
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
-        if search.words.strip():  # only punctuation, emoji and the like: nothing to match
+        if search.words:  # only punctuation, emoji and the like: nothing to match
             return ClaimPage(search, [], page, False, papers)
+        if where == dialect.ClaimFilter():
+            raise BadQuery("Type some words to search for.")
         ids = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
     else:
         ids = await dialect.match_claims(
