@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from bot import manifest
 from bot.app import slack_client
 from bot.blocks import digest_messages
 from bot.server import serve
@@ -168,8 +169,13 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
-async def cmd_not_yet(args: argparse.Namespace, settings: Settings) -> int:
-    raise UsageError(f"`paperbot {args.command}` is not available in this version yet")
+async def cmd_manifest(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        url = manifest.request_url(args.request_url) if args.request_url is not None else None
+    except manifest.BadRequestUrl as error:
+        raise UsageError(str(error)) from None
+    print(manifest.manifest_yaml(url), end="")
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -215,8 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
     db_sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     db_sub.add_parser("upgrade", help="apply migrations", description="apply migrations")
 
-    p = command("manifest", cmd_not_yet, "print the Slack app manifest")
-    p.add_argument("--request-url", help="public URL of POST /slack/events")
+    p = command("manifest", cmd_manifest, "print the Slack app manifest")
+    p.add_argument(
+        "--request-url", metavar="URL",
+        help="the bot's public https address (HTTP mode); without it: Socket Mode",
+    )  # fmt: skip
     return parser
 
 

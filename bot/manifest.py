@@ -1,0 +1,102 @@
+"""The Slack app manifest: what Slack must know about the app, generated from one table.
+
+`paperbot manifest --request-url URL` prints it for HTTP mode (every request goes to the
+bot's `POST /slack/events`); without a URL it is the Socket Mode variant, where Slack needs
+no URL at all. `deploy/slack-manifest.yml` is the HTTP variant with a placeholder URL.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+from urllib.parse import urlparse
+
+import yaml
+
+EVENTS_PATH = "/slack/events"
+EXAMPLE_REQUEST_URL = "https://paperbot.example.com/slack/events"
+
+
+class SlashCommand(NamedTuple):
+    command: str
+    description: str
+    usage_hint: str
+
+
+SLASH_COMMANDS = (
+    SlashCommand("/paper", "Look a paper up", "<arXiv ID or link | title | name | words>"),
+    SlashCommand(
+        "/claims",
+        "Search the claims papers make",
+        "<words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]",
+    ),
+    SlashCommand("/digest", "Preview the daily summary (admins: post it now)", "[post]"),
+    SlashCommand("/reingest", "Read the digest folder again (admins)", "[force]"),
+)
+# commands: the slash commands; chat:write: the daily summary and "Share in channel"
+# (channels the bot was invited to; it says so when it was not).
+BOT_SCOPES = ("commands", "chat:write")
+BOT_EVENTS: tuple[str, ...] = ()
+
+
+class BadRequestUrl(ValueError):
+    """The URL given for Slack's requests cannot work; the message says why."""
+
+
+def request_url(raw: str) -> str:
+    """The URL Slack sends requests to: https, and `/slack/events` when only a host is given."""
+    parsed = urlparse(raw.strip())
+    if parsed.scheme != "https" or not parsed.netloc:
+        raise BadRequestUrl(
+            f"--request-url must be the public https:// address of the bot, e.g. "
+            f"{EXAMPLE_REQUEST_URL} (Slack only calls https URLs): {raw!r}"
+        )
+    if parsed.path in ("", "/"):
+        parsed = parsed._replace(path=EVENTS_PATH)
+    return parsed.geturl()
+
+
+def manifest(url: str | None) -> dict[str, Any]:
+    """The manifest for HTTP mode at `url` (from `request_url`), or Socket Mode when None."""
+    socket_mode = url is None
+    at_url = {} if socket_mode else {"url": url}
+    settings: dict[str, Any] = {
+        "interactivity": {"is_enabled": True, **({} if socket_mode else {"request_url": url})},
+        "org_deploy_enabled": False,
+        "socket_mode_enabled": socket_mode,
+        "token_rotation_enabled": False,
+    }
+    if BOT_EVENTS:
+        settings["event_subscriptions"] = {
+            **({} if socket_mode else {"request_url": url}),
+            "bot_events": list(BOT_EVENTS),
+        }
+    return {
+        "_metadata": {"major_version": 1, "minor_version": 1},
+        "display_information": {
+            "name": "paperbot",
+            "description": "Look papers up, search the claims they make, get a daily summary.",
+            "background_color": "#1d3557",
+        },
+        "features": {
+            "bot_user": {"display_name": "paperbot", "always_online": True},
+            "slash_commands": [
+                {**c._asdict(), **at_url, "should_escape": False} for c in SLASH_COMMANDS
+            ],
+        },
+        "oauth_config": {"scopes": {"bot": list(BOT_SCOPES)}},
+        "settings": settings,
+    }
+
+
+def manifest_yaml(url: str | None) -> str:
+    how = "api.slack.com/apps → Create New App → From a manifest → paste this.\n"
+    if url is None:
+        header = "# Slack app manifest for paperbot in Socket Mode (`paperbot manifest`).\n# " + how
+    else:
+        header = (
+            f"# Slack app manifest for paperbot in HTTP mode, made by\n"
+            f"# `paperbot manifest --request-url {url}`.\n"
+            "# Put your bot's public https address in every url below (or regenerate it), then\n"
+            "# " + how
+        )
+    return header + yaml.safe_dump(manifest(url), sort_keys=False, allow_unicode=True)

@@ -1,0 +1,140 @@
+"""The Slack app manifest matches the code: commands, events, scopes and URLs."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from sqlalchemy.engine import URL
+
+from bot.manifest import EXAMPLE_REQUEST_URL
+from tests.bot.conftest import StartBot
+from tests.cli.helpers import paperbot
+
+ROOT = Path(__file__).resolve().parents[2]
+# The bot scope each Web API method needs (methods that need none map to None).
+METHOD_SCOPES = {
+    "chat_postMessage": "chat:write",
+    "chat_unfurl": "links:write",
+    "conversations_open": "im:write",
+    "views_publish": None,
+    "auth_test": None,
+}
+
+
+def decorator_names(method: str) -> set[str]:
+    """Every X in `@app.<method>(X)` under bot/listeners (names of constants as written)."""
+    found = set()
+    for path in (ROOT / "bot" / "listeners").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == method
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "app"
+                and node.args
+            ):
+                first = node.args[0]
+                found.add(first.value if isinstance(first, ast.Constant) else ast.unparse(first))
+    return found
+
+
+def web_api_methods() -> set[str]:
+    """Every `client.<method>(...)` the bot and its jobs call."""
+    found = set()
+    for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "jobs").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "client"
+            ):
+                found.add(node.func.attr)
+    return found
+
+
+def printed(*args: str, tmp_path: Path) -> dict[str, Any]:
+    result = paperbot("manifest", *args, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    loaded: dict[str, Any] = yaml.safe_load(result.stdout)
+    return loaded
+
+
+def commands_of(manifest: dict[str, Any]) -> list[str]:
+    return [c["command"] for c in manifest["features"]["slash_commands"]]
+
+
+def test_registered_commands_and_events_are_the_manifest_s(tmp_path: Path) -> None:
+    manifest = printed(tmp_path=tmp_path)
+    assert decorator_names("command") == set(commands_of(manifest))
+    assert len(commands_of(manifest)) == 4
+    events = manifest["settings"].get("event_subscriptions", {}).get("bot_events", [])
+    assert decorator_names("event") == set(events)
+    # buttons need interactivity
+    assert decorator_names("action")
+    assert manifest["settings"]["interactivity"]["is_enabled"] is True
+
+
+def test_scopes_are_exactly_those_the_web_api_calls_need(tmp_path: Path) -> None:
+    called = web_api_methods()
+    assert "chat_postMessage" in called
+    unknown = called - METHOD_SCOPES.keys()
+    assert not unknown, f"add the scope of {unknown} to METHOD_SCOPES and the manifest"
+    needed = {METHOD_SCOPES[m] for m in called} - {None} | {"commands"}
+    assert set(printed(tmp_path=tmp_path)["oauth_config"]["scopes"]["bot"]) == needed
+
+
+async def test_every_manifest_command_is_answered_by_the_running_bot(
+    start_bot: StartBot, seeded_url: URL, tmp_path: Path
+) -> None:
+    bot = await start_bot(seeded_url)
+    for command in commands_of(printed(tmp_path=tmp_path)):
+        status, reply = await bot.command(f"{command} help")
+        assert status == 200, command
+        assert command in reply["text"], reply  # its usage, not Bolt's "unhandled request"
+
+
+def test_http_mode_sends_everything_to_the_events_route(tmp_path: Path) -> None:
+    manifest = printed("--request-url", "https://bots.example.org", tmp_path=tmp_path)
+    url = "https://bots.example.org/slack/events"
+    assert {c["url"] for c in manifest["features"]["slash_commands"]} == {url}
+    assert manifest["settings"]["interactivity"]["request_url"] == url
+    assert manifest["settings"]["socket_mode_enabled"] is False
+
+
+def keys(tree: Any) -> set[str]:
+    if isinstance(tree, dict):
+        return set(tree) | {k for value in tree.values() for k in keys(value)}
+    return {k for item in tree for k in keys(item)} if isinstance(tree, list) else set()
+
+
+def test_socket_mode_has_no_urls(tmp_path: Path) -> None:
+    manifest = printed(tmp_path=tmp_path)
+    assert not {key for key in keys(manifest) if "url" in key}
+    assert "url" in keys(printed("--request-url", EXAMPLE_REQUEST_URL, tmp_path=tmp_path))
+    assert manifest["settings"]["socket_mode_enabled"] is True
+
+
+def test_the_deploy_manifest_is_the_printed_one(tmp_path: Path) -> None:
+    result = paperbot("manifest", "--request-url", EXAMPLE_REQUEST_URL, cwd=tmp_path)
+    shipped = (ROOT / "deploy" / "slack-manifest.yml").read_text()
+    assert shipped == result.stdout, (
+        "regenerate: paperbot manifest --request-url "
+        f"{EXAMPLE_REQUEST_URL} > deploy/slack-manifest.yml"
+    )
+
+
+@pytest.mark.parametrize(
+    "url", ["http://bots.example.org/slack/events", "bots.example.org", "", "https://"]
+)
+def test_a_request_url_slack_cannot_call_is_refused(url: str, tmp_path: Path) -> None:
+    result = paperbot("manifest", "--request-url", url, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("paperbot: --request-url must be the public https:// address")
+    assert len(result.stderr.strip().splitlines()) == 1
