@@ -39,7 +39,9 @@ def decorator_names(method: str) -> set[str]:
                 and node.args
             ):
                 first = node.args[0]
-                found.add(first.value if isinstance(first, ast.Constant) else ast.unparse(first))
+                found.add(
+                    str(first.value) if isinstance(first, ast.Constant) else ast.unparse(first)
+                )
     return found
 
 
