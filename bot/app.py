@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.authorization import AuthorizeResult
 from slack_sdk.http_retry.builtin_async_handlers import (
@@ -12,6 +16,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.listeners import register_listeners
 from bot.services import Services
+
+log = logging.getLogger(__name__)
 
 
 def slack_client(token: str | None, base_url: str) -> AsyncWebClient:
@@ -41,5 +47,16 @@ def build_app(
         authorize=local_authorization if offline else None,
         process_before_response=False,
     )
+    app.use(log_request)
     register_listeners(app, services)
     return app
+
+
+async def log_request(body: dict[str, Any], next_: Callable[[], Awaitable[None]]) -> None:
+    """One line naming what was asked and by whom (the search text stays out of logs)."""
+    what = body.get("command") or body.get("type", "request")
+    if body.get("type") == "block_actions":
+        what = "button " + ",".join(a.get("action_id", "?") for a in body.get("actions", []))
+    user = body.get("user_id") or body.get("user", {}).get("id", "?")
+    log.info("%s by %s", what, user)
+    await next_()

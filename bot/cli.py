@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
@@ -18,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from bot import manifest
+from bot import logs, manifest
 from bot.app import slack_client
 from bot.blocks import digest_messages
 from bot.server import serve
@@ -230,17 +229,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    sys.exit(run(args))
+    sys.exit(run(build_parser().parse_args(argv)))
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         settings = load_settings()
+        logs.configure(settings.log_format, settings.log_level, settings.secrets)
         handler: Command = args.handler
-        return asyncio.run(handler(args, settings))
+        with logs.tagged(logs.new_id("cli")):
+            return asyncio.run(handler(args, settings))
     except (ConfigError, UsageError) as error:
         return fail(str(error), EXIT_USAGE)
     except DBAPIError as error:  # the driver's own message says what went wrong

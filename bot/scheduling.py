@@ -16,6 +16,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import logs
 from bot.blocks import digest_messages
 from bot.services import Services
 from jobs import digest
@@ -47,7 +48,8 @@ async def post_summary(
         services.sessions, client, settings.digest_channel, period.isoformat(),
         digest_messages, today=period.date(), when_empty=settings.digest_when_empty,
     )  # fmt: skip
-    log.info("scheduled summary for %s: %s", period.isoformat(), outcome.status)
+    log.info("scheduled summary for %s: %s, %d papers%s", period.isoformat(), outcome.status,
+             outcome.papers, f" ({outcome.error})" if outcome.error else "")  # fmt: skip
     return outcome
 
 
@@ -71,9 +73,13 @@ def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOSchedu
     )  # fmt: skip
     if settings.digest_channel:
         trigger = CronTrigger.from_crontab(settings.digest_schedule, timezone=settings.timezone)
-        scheduler.add_job(post_summary, trigger, args=[services, client, trigger], id="summary")
-        scheduler.add_job(post_summary, args=[services, client, trigger], id="summary-catch-up")
+        scheduler.add_job(
+            logs.job(post_summary), trigger, args=[services, client, trigger], id="summary"
+        )
+        scheduler.add_job(
+            logs.job(post_summary), args=[services, client, trigger], id="summary-catch-up"
+        )
     if settings.ingest_schedule:
         trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)
-        scheduler.add_job(scan_digest_folder, trigger, args=[services], id="scan")
+        scheduler.add_job(logs.job(scan_digest_folder), trigger, args=[services], id="scan")
     return scheduler

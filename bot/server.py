@@ -10,15 +10,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import logs
 from bot.app import build_app, slack_client
 from bot.scheduling import build_scheduler
 from bot.services import Services
@@ -67,6 +70,21 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
     await services.drain(grace=SHUTDOWN_GRACE_SECONDS)
 
 
+@web.middleware
+async def request_log(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Each request under its own id (the error id users see), with one line when done."""
+    with logs.tagged(logs.new_id("r")):
+        started = time.monotonic()
+        response = await handler(request)
+        took = (time.monotonic() - started) * 1000
+        # Health checks come every few seconds: only failures are worth a line.
+        level = (
+            logging.DEBUG if request.path == "/healthz" and response.status == 200 else logging.INFO
+        )
+        log.log(level, "%s %s %d %.0f ms", request.method, request.path, response.status, took)
+        return response
+
+
 async def slack_events(request: web.Request) -> web.Response:
     bolt = request.app[BOLT]
     return await to_aiohttp_response(await bolt.async_dispatch(await to_bolt_request(request)))
@@ -83,7 +101,7 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 def web_app(settings: Settings, *, socket_mode: bool = False) -> web.Application:
-    app = web.Application()
+    app = web.Application(middlewares=[request_log])
     app[SETTINGS] = settings
     app[SOCKET_MODE] = socket_mode
     app.cleanup_ctx.append(_store)

@@ -18,6 +18,8 @@ from dotenv import dotenv_values
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
+from bot.logs import FORMATS, LEVELS
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
 
@@ -51,6 +53,14 @@ class Settings:
     ingest_schedule: str | None
     port: int
     command_timeout: float  # seconds a command's work may take before the user is told
+    log_format: str  # "text" or "json"
+    log_level: str
+
+    @property
+    def secrets(self) -> list[str]:
+        """Values that must never appear in a log line or an error message."""
+        values = [self.slack_bot_token, self.slack_signing_secret, self.slack_app_token]
+        return [v for v in [*values, self.database_url.password] if v]
 
     def require_slack(self, *, socket_mode: bool) -> None:
         """Raise ConfigError naming every Slack variable `serve` needs but lacks."""
@@ -107,14 +117,21 @@ def load_settings(
         ingest_schedule=ingest_schedule,
         port=_port(get("PAPERBOT_PORT", "3000") or "3000"),
         command_timeout=_seconds("PAPERBOT_COMMAND_TIMEOUT", get("PAPERBOT_COMMAND_TIMEOUT", "15")),
-    )
+        log_format=_choice("PAPERBOT_LOG_FORMAT", (get("PAPERBOT_LOG_FORMAT") or "text").lower(),
+                           FORMATS),
+        log_level=_choice("PAPERBOT_LOG_LEVEL", (get("PAPERBOT_LOG_LEVEL") or "INFO").upper(),
+                          LEVELS),
+    )  # fmt: skip
 
 
 def _database_url(raw: str) -> URL:
     try:
         url = make_url(raw)
     except ArgumentError:
-        raise ConfigError(f"PAPERBOT_DATABASE_URL is not a database URL: {raw!r}") from None
+        raise ConfigError(  # the value is not echoed: it may hold a password
+            "PAPERBOT_DATABASE_URL is not a database URL: use sqlite+aiosqlite:///PATH or "
+            "postgresql+asyncpg://USER:PASSWORD@HOST/DB"
+        ) from None
     driver = _ASYNC_DRIVERS.get(url.drivername)
     if driver is None:
         raise ConfigError(
@@ -166,6 +183,12 @@ def _seconds(variable: str, raw: str | None) -> float:
         value = -1
     if not 0 < value <= 600:
         raise ConfigError(f"{variable} is not a number of seconds between 0 and 600: {raw!r}")
+    return value
+
+
+def _choice(variable: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ConfigError(f"{variable} must be one of {', '.join(allowed)}: {value!r}")
     return value
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -20,6 +22,26 @@ from tests.digests import SEEDS
 from tests.postgres import PostgresServer, PostgresUnavailable
 
 DATABASES = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_log(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every log record of the whole run at DEBUG, unmasked: tests/test_secrets.py greps it."""
+    path = tmp_path_factory.mktemp("logs") / "session.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
+    root, level = logging.getLogger(), logging.getLogger().level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    yield path
+    root.removeHandler(handler)
+    root.setLevel(level)
+    handler.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked `last` run after all others (they check what the others left behind)."""
+    items.sort(key=lambda item: item.get_closest_marker("last") is not None)
 
 
 @pytest.fixture(scope="session")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_bolt.response import BoltResponse
 
-from bot import blocks
+from bot import blocks, logs
 
 log = logging.getLogger("paperbot.errors")
 
@@ -21,7 +20,7 @@ def register(app: AsyncApp) -> None:
     async def on_error(
         error: Exception, respond: AsyncRespond | None, response: BoltResponse | None
     ) -> BoltResponse | None:
-        error_id = secrets.token_hex(4)
+        error_id = logs.current_id()  # the request's id: its log lines all carry it
         log.error("error %s: %s", error_id, type(error).__name__, exc_info=error)
         message = blocks.error_message(error_id, timed_out=isinstance(error, asyncio.TimeoutError))
         if response is not None:  # not acknowledged yet: the acknowledgement carries it

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+# Everything the processes wrote to stderr, for the test that greps it for secrets.
+STDERR: list[str] = []
+
 # The console script installed next to this interpreter by `pip install -e .`.
 PAPERBOT = shutil.which("paperbot", path=str(Path(sys.executable).parent)) or "paperbot"
 
@@ -17,7 +20,7 @@ def paperbot(
 ) -> subprocess.CompletedProcess[str]:
     """Run `paperbot ARGS` in `cwd` with only the given PAPERBOT_/SLACK_ variables set."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
-    return subprocess.run(
+    result = subprocess.run(
         [PAPERBOT, *args],
         cwd=cwd,
         env=clean | (env or {}),
@@ -26,6 +29,8 @@ def paperbot(
         timeout=timeout,
         check=False,
     )
+    STDERR.append(result.stderr)
+    return result
 
 
 class LocalSlackThread:
