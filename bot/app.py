@@ -47,7 +47,8 @@ def build_app(
         authorize=local_authorization if offline else None,
         process_before_response=False,
     )
-    app.use(log_request)
+    if not offline:  # `ask` and `shell` print the reply; a log line would only add noise
+        app.use(log_request)
     register_listeners(app, services)
     return app
 

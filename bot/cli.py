@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
@@ -26,7 +26,7 @@ from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
 from jobs import digest
 from jobs.ingest import ingest
-from storage import db
+from storage import db, transfer
 from storage.status import store_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -168,6 +168,50 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    async with db.open_engine(settings.database_url) as engine:
+        if not await db.schema_is_current(engine):
+            raise UsageError("the database schema is not current: run `paperbot db upgrade`")
+        out = sys.stdout if args.file == "-" else await _open(args.file, "w")
+        rows = -1  # the header line is not a row
+        try:
+            async with db.session_factory(engine)() as session:
+                async for line in transfer.export_lines(session, db.schema_heads()):
+                    out.write(line + "\n")
+                    rows += 1
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    print(f"exported {rows} rows", file=sys.stderr if out is sys.stdout else sys.stdout)
+    return EXIT_OK
+
+
+async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    source = sys.stdin if args.file == "-" else await _open(args.file, "r")
+    with source:
+        async with db.open_engine(settings.database_url) as engine:
+            await db.upgrade(engine)
+            async with db.writing(db.session_factory(engine)) as session:
+                if not await transfer.is_empty(session):
+                    raise UsageError("the database is not empty: import into a new database")
+                try:
+                    counts = await transfer.import_lines(session, source, db.schema_heads())
+                except transfer.BadExport as error:
+                    raise UsageError(f"{args.file}: {error}; nothing was imported") from None
+    print("imported " + ", ".join(f"{n} {table}" for table, n in counts.items()))
+    return EXIT_OK
+
+
+async def _open(name: str, mode: str) -> TextIO:
+    def opened() -> TextIO:
+        return cast(TextIO, open(name, mode, encoding="utf-8"))  # mode is "r" or "w"
+
+    try:
+        return await asyncio.to_thread(opened)
+    except OSError as error:
+        raise UsageError(f"cannot open {name}: {error.strerror or error}") from None
+
+
 async def cmd_manifest(args: argparse.Namespace, settings: Settings) -> int:
     try:
         url = manifest.request_url(args.request_url) if args.request_url is not None else None
@@ -219,6 +263,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("db", cmd_db_upgrade, "database maintenance")
     db_sub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     db_sub.add_parser("upgrade", help="apply migrations", description="apply migrations")
+
+    p = command("export", cmd_export, "write the whole store as JSON lines (to move it)")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE", help="default: stdout")
+
+    p = command("import", cmd_import, "load an export into an empty database")
+    p.add_argument("file", metavar="FILE", help="a file from `paperbot export`, or - for stdin")
 
     p = command("manifest", cmd_manifest, "print the Slack app manifest")
     p.add_argument(

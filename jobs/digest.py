@@ -61,6 +61,10 @@ async def post(
     """Post what is new for `channel` as `period`; with `when_empty`, a short "nothing
     new" message when there is nothing (still once per period)."""
     async with db.writing(sessions) as session:
+        # Writers take turns. A post in flight is looked for before what is pending is
+        # read: one that finishes in between has its papers recorded by then (one commit).
+        if await digests.in_flight(session, channel):
+            return Outcome("already claimed")
         found = await digests.pending(session, channel, now=now or utcnow())
         if not found.papers and not when_empty:
             return Outcome("nothing new")

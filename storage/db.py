@@ -64,14 +64,17 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 @asynccontextmanager
 async def writing(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
-    """A transaction that reads and then writes, committed at the end.
+    """A transaction that reads and then writes, committed at the end; one at a time.
 
     On SQLite it takes the write lock when it begins (BEGIN IMMEDIATE), so a second writer
     waits its turn (busy timeout) instead of failing: with a plain BEGIN, a transaction that
     read first cannot write once another writer has committed. Readers never wait (WAL).
+    On PostgreSQL an advisory lock does the same across replicas, so two of them ingesting
+    the same new file, or claiming the same summary, do it one after the other.
     """
     async with sessions() as session:
         await session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
+        await dialect.take_writer_turn(session)
         try:
             yield session
         except BaseException:
@@ -123,8 +126,12 @@ async def upgrade(engine: AsyncEngine) -> None:
 
 def _revisions(connection: Connection) -> tuple[set[str], set[str]]:
     current = set(MigrationContext.configure(connection).get_current_heads())
-    heads = set(ScriptDirectory.from_config(_alembic_config()).get_heads())
-    return current, heads
+    return current, set(schema_heads())
+
+
+def schema_heads() -> list[str]:
+    """The schema revision this version of paperbot migrates to."""
+    return sorted(ScriptDirectory.from_config(_alembic_config()).get_heads())
 
 
 async def schema_is_current(engine: AsyncEngine) -> bool:

@@ -13,6 +13,7 @@ from storage.search_text import Query
 
 # An arbitrary constant shared by every replica: "paperbot migrations".
 _MIGRATION_LOCK_ID = 0x7061706572
+_WRITER_LOCK_ID = 0x7061706573
 
 
 def lock_for_migrations(connection: Connection) -> None:
@@ -24,12 +25,31 @@ def lock_for_migrations(connection: Connection) -> None:
         connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_ID})")
 
 
-async def lock_digest_channel(session: AsyncSession, channel: str) -> None:
-    """Serialise claims of one channel's summary until the transaction ends (PostgreSQL;
-    on SQLite the writing transaction already holds the database's write lock)."""
+async def take_writer_turn(session: AsyncSession) -> None:
+    """Writing transactions take turns across processes and replicas until they end:
+    PostgreSQL's transaction-level advisory lock does what BEGIN IMMEDIATE does on SQLite."""
     if session.get_bind().dialect.name == "postgresql":
+        await session.execute(text(f"SELECT pg_advisory_xact_lock({_WRITER_LOCK_ID})"))
+
+
+async def read_snapshot(session: AsyncSession) -> None:
+    """Make the session's transaction read one consistent snapshot of the whole store.
+    SQLite's read transactions already do (WAL); PostgreSQL needs REPEATABLE READ."""
+    if session.get_bind().dialect.name == "postgresql":
+        await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
+async def reset_id_sequences(session: AsyncSession, tables: list[str]) -> None:
+    """After rows were inserted with their ids: new rows continue after the largest id.
+    SQLite does this by itself; PostgreSQL's sequences must be told."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for table in tables:
         await session.execute(
-            text("SELECT pg_advisory_xact_lock(hashtext(:channel))"), {"channel": channel}
+            text(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"coalesce(max(id), 1), max(id) IS NOT NULL) FROM {table}"
+            )
         )
 
 

@@ -12,7 +12,6 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
 from storage.models import DigestPost, DigestPostPaper, Paper, utcnow
 from storage.search import PaperDetails, paper_details
 
@@ -47,21 +46,21 @@ async def pending(session: AsyncSession, channel: str, *, now: datetime) -> Pend
     return Pending(papers, since)
 
 
-async def claim(session: AsyncSession, channel: str, period: str) -> int | None:
-    """Claim (channel, period) for posting; None when that period is already claimed or
-    another post to the channel is in flight (two posts at once would list the same
-    papers). Call it in a `db.writing` transaction: with the channel locked, the check and
-    the claim are one step for every process."""
-    await dialect.lock_digest_channel(session, channel)
-    in_flight = await session.execute(
+async def in_flight(session: AsyncSession, channel: str) -> bool:
+    """Whether a post to the channel is under way (claimed, neither posted nor failed, and
+    recent enough that its process is taken to be alive)."""
+    found = await session.execute(
         select(DigestPost.id).where(
             DigestPost.channel == channel,
             DigestPost.status == "claimed",
             DigestPost.created_at > utcnow() - IN_FLIGHT,
         )
     )
-    if in_flight.first() is not None:
-        return None
+    return found.first() is not None
+
+
+async def claim(session: AsyncSession, channel: str, period: str) -> int | None:
+    """Claim (channel, period) for posting; None when that period is already claimed."""
     try:
         async with session.begin_nested():
             row = DigestPost(channel=channel, period=period, status="claimed", attempts=1)

@@ -127,6 +127,18 @@ async def test_one_period_posts_once_even_when_run_twice_at_once(
     assert len([m for m in slack.called("chat.postMessage") if not m.get("thread_ts")]) == 1
 
 
+async def test_posts_for_different_periods_at_once_post_the_papers_once(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    """A manual post and scheduled ones racing: one post, whoever wins."""
+    async with LocalSlack() as slack:
+        outcomes = await asyncio.gather(*(run(sessions, slack, p) for p in ("a", "b", "c")))
+    statuses = sorted(o.status for o in outcomes)
+    assert statuses[-1] == "posted"
+    assert set(statuses[:-1]) <= {"already claimed", "nothing new"}
+    assert len([m for m in slack.called("chat.postMessage") if not m.get("thread_ts")]) == 1
+
+
 async def test_429_then_500_is_retried_and_posted_once(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 from typing import Any
@@ -240,3 +241,19 @@ async def test_hidden_files_in_a_folder_are_ignored(
     write(folder / "day.txt", huggingface_digest("2026-10-04", [Entry("2610.00001", "A")]))
     report = await ingest(sessions, [folder])
     assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 0}
+
+
+async def test_two_replicas_ingesting_the_same_files_at_once_store_them_once(
+    engine: AsyncEngine, seeds: Path
+) -> None:
+    """Two processes (two engines, as two replicas have) scan the same folder together."""
+    async with db.open_engine(engine.url) as other:
+        replicas = [db.session_factory(engine), db.session_factory(other)]
+        reports = await asyncio.gather(*(ingest(s, [seeds]) for s in replicas))
+
+    assert [r.errors for r in reports] == [[], []]
+    documents = [r.documents for r in reports]
+    assert sum(d["new"] for d in documents) == 3
+    assert sum(d["unchanged"] for d in documents) == 3
+    assert sum(r.papers["new"] for r in reports) == 36
+    assert await count(replicas[0]) == 36

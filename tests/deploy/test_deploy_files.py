@@ -1,0 +1,270 @@
+"""The deploy files agree with the code: port, command, variables, health check, paths.
+
+No Docker engine runs here, so the files are parsed and every claim they make is checked
+against the code or run for real (the health check command, the serve command line).
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import configparser
+import json
+import os
+import re
+import shlex
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from dotenv import dotenv_values
+
+from bot.cli import build_parser, cmd_serve
+from bot.server import running
+from bot.settings import load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PAPERBOT_DOMAIN", "DIGESTS_ON_HOST"}
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of deploy/Dockerfile, continuation lines joined."""
+    text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text())
+    lines = [line.strip() for line in text.splitlines()]
+    return [
+        (word.upper(), rest.strip())
+        for word, _, rest in (line.partition(" ") for line in lines)
+        if word and not word.startswith("#")
+    ]
+
+
+def instructions(name: str) -> list[str]:
+    return [args for word, args in dockerfile() if word == name]
+
+
+def final_stage() -> list[tuple[str, str]]:
+    steps = dockerfile()
+    last_from = max(i for i, (word, _) in enumerate(steps) if word == "FROM")
+    return steps[last_from:]
+
+
+def env_of(steps: list[tuple[str, str]]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for word, args in steps:
+        if word == "ENV":
+            env |= dict(pair.split("=", 1) for pair in shlex.split(args))
+    return env
+
+
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    return loaded
+
+
+def substitute(value: str, variables: dict[str, str]) -> str:
+    """Compose's ${VAR}, ${VAR:-default} and ${VAR:?error}."""
+
+    def one(match: re.Match[str]) -> str:
+        name, op, default = match.group(1), match.group(2), match.group(3)
+        if variables.get(name):
+            return variables[name]
+        assert op != ":?", f"{name} is required"
+        return default if op == ":-" else ""
+
+    return re.sub(r"\$\{(\w+)(?:(:[-?])([^}]*))?\}", one, value)
+
+
+def variables_the_code_reads() -> set[str]:
+    tree = ast.parse((ROOT / "bot" / "settings.py").read_text())
+    return {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"(PAPERBOT|SLACK)_[A-Z_]+", node.value)
+    }
+
+
+# --- .env.example ---------------------------------------------------------------------
+
+
+def test_env_example_lists_every_variable_the_code_reads() -> None:
+    listed = set(dotenv_values(DEPLOY / ".env.example"))
+    read = variables_the_code_reads()
+    assert len(read) >= 15
+    assert read - listed == set(), "add them to deploy/.env.example"
+    assert listed - read == COMPOSE_ONLY
+
+
+def test_every_variable_in_env_example_has_a_comment_above_it() -> None:
+    lines = (DEPLOY / ".env.example").read_text().splitlines()
+    for i, line in enumerate(lines):
+        if "=" in line and not line.startswith("#"):
+            above = lines[i - 1]
+            assert above.startswith("#") or "=" in above, f"no comment for {line}"
+
+
+def test_env_example_values_are_the_defaults_of_the_code(tmp_path: Path) -> None:
+    example = load_settings({}, dotenv_path=DEPLOY / ".env.example")
+    defaults = load_settings({}, dotenv_path=tmp_path / "none")
+    assert example.__dict__ == defaults.__dict__
+
+
+def test_the_readme_configuration_table_names_every_variable() -> None:
+    readme = (ROOT / "README.md").read_text()
+    missing = {name for name in variables_the_code_reads() if f"`{name}`" not in readme}
+    assert not missing
+
+
+# --- Dockerfile -----------------------------------------------------------------------
+
+
+def test_the_image_runs_paperbot_serve_as_a_user_that_is_not_root() -> None:
+    stage = final_stage()
+    users = [args for word, args in stage if word == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    command = json.loads(instructions("CMD")[-1])
+    assert command[0] == "paperbot"
+    args = build_parser().parse_args(command[1:])
+    assert args.handler is cmd_serve
+    assert not args.socket  # HTTP mode: what the health check and the proxy talk to
+
+
+def test_the_image_uses_a_slim_python_the_project_supports() -> None:
+    requires = re.search(r'requires-python = ">=3\.(\d+)"', (ROOT / "pyproject.toml").read_text())
+    assert requires is not None
+    for image in instructions("FROM"):
+        match = re.fullmatch(r"python:3\.(\d+)-slim(?: AS \w+)?", image)
+        assert match and int(match.group(1)) >= int(requires.group(1)), image
+
+
+def test_the_image_installs_runtime_dependencies_only_from_copied_sources() -> None:
+    runs = " ".join(instructions("RUN"))
+    assert "pip install" in runs and "[dev]" not in runs and "-e " not in runs
+    copied = [args.split()[:-1] for args in instructions("COPY") if "--from" not in args]
+    allowed = (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+    for sources in copied:
+        for source in sources:
+            assert (ROOT / source).exists(), source
+            assert f"!{source.rstrip('/')}" in [a.rstrip("/") for a in allowed], source
+
+
+def test_the_image_environment_is_valid_configuration() -> None:
+    env = env_of(final_stage())
+    settings = load_settings({k: v for k, v in env.items() if k.startswith("PAPERBOT_")},
+                             dotenv_path=Path("/nonexistent"))  # fmt: skip
+    assert settings.port == 3000
+    assert instructions("EXPOSE") == [str(settings.port)]
+    assert settings.database_url.database == "/data/paperbot.db"
+    assert [json.loads(v) for v in instructions("VOLUME")] == [["/data"]]
+
+
+async def test_the_health_check_passes_on_a_serving_bot_and_fails_without_one(
+    tmp_path: Path,
+) -> None:
+    check = instructions("HEALTHCHECK")[0]
+    assert "--interval" in check and "--timeout" in check
+    command = json.loads(check.split(" CMD ", 1)[1])
+    assert command[0] == "python"
+    settings = load_settings(
+        {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/p.db",
+         "SLACK_BOT_TOKEN": "xoxb-test-health", "SLACK_SIGNING_SECRET": "health-check-secret",
+         "PAPERBOT_INGEST_SCHEDULE": ""},
+        dotenv_path=tmp_path / "none",
+    )  # fmt: skip
+    async with running(settings, host="127.0.0.1", port=0) as port:
+        healthy = await run_check(command, port)
+    assert healthy == 0
+    assert await run_check(command, free_port()) != 0
+
+
+async def run_check(command: list[str], port: int) -> int:
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, *command[1:], env=os.environ | {"PAPERBOT_PORT": str(port)},
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    return await asyncio.wait_for(child.wait(), 30)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# --- docker-compose.yml ---------------------------------------------------------------
+
+
+def test_compose_runs_postgres_with_a_named_volume_and_a_health_check() -> None:
+    spec = compose()
+    postgres = spec["services"]["postgres"]
+    assert postgres["image"].startswith("postgres:")
+    volume = postgres["volumes"][0].split(":")[0]
+    assert volume in spec["volumes"]
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+
+
+def test_compose_bots_wait_for_postgres_and_reach_it_with_the_configured_url() -> None:
+    spec = compose()
+    bot, postgres = spec["services"]["bot"], spec["services"]["postgres"]
+    assert bot["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert bot["env_file"] == ".env"
+    variables = {"POSTGRES_PASSWORD": "0123abcd"}
+    env = {k: substitute(str(v), variables) for k, v in bot["environment"].items()}
+    settings = load_settings(env, dotenv_path=DEPLOY / ".env.example")
+    url = settings.database_url
+    assert (url.get_backend_name(), url.host, url.port) == ("postgresql", "postgres", 5432)
+    pg_env = {k: substitute(str(v), variables) for k, v in postgres["environment"].items()}
+    assert (url.username, url.password, url.database) == (
+        pg_env["POSTGRES_USER"], pg_env["POSTGRES_PASSWORD"], pg_env["POSTGRES_DB"],
+    )  # fmt: skip
+    mount = substitute(bot["volumes"][0], {}).split(":")
+    assert mount[1] == str(settings.digest_dir) and mount[2] == "ro"
+    assert (DEPLOY / mount[0]).is_dir()
+
+
+def test_compose_builds_the_dockerfile_and_runs_two_replicas_behind_one_proxy() -> None:
+    spec = compose()
+    bot, proxy = spec["services"]["bot"], spec["services"]["proxy"]
+    build = bot["build"]
+    assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
+    assert "command" not in bot  # the image's CMD: paperbot serve
+    assert bot["deploy"]["replicas"] == 2
+    assert "ports" not in bot  # replicas are reached through the proxy only
+    caddyfile = proxy["volumes"][0].split(":")[0]
+    routes = (DEPLOY / caddyfile).read_text()
+    upstream = re.search(r"dynamic a (\w+) (\d+)", routes)
+    assert upstream is not None
+    assert upstream.group(1) == "bot"
+    assert upstream.group(2) == bot["environment"]["PAPERBOT_PORT"] == instructions("EXPOSE")[0]
+    assert "{$PAPERBOT_DOMAIN}" in routes and "PAPERBOT_DOMAIN" in proxy["environment"]
+
+
+def test_compose_variables_are_all_in_env_example() -> None:
+    used = set(re.findall(r"\$\{(\w+)", (DEPLOY / "docker-compose.yml").read_text()))
+    assert used <= set(dotenv_values(DEPLOY / ".env.example"))
+    assert used == COMPOSE_ONLY
+
+
+# --- systemd --------------------------------------------------------------------------
+
+
+def test_the_systemd_unit_restarts_paperbot_serve_with_the_environment_file() -> None:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(DEPLOY / "paperbot.service")
+    service = unit["Service"]
+    program, *args = shlex.split(service["ExecStart"])
+    assert Path(program).name == "paperbot"
+    assert build_parser().parse_args(args).handler is cmd_serve
+    assert service["Restart"] == "on-failure"
+    assert service["EnvironmentFile"].startswith("/")
+    assert service["WorkingDirectory"] == f"/var/lib/{service['StateDirectory']}"
+    assert service["User"] not in ("root", "0")
+    # long enough for the 20 s the bot gives running work at shutdown
+    assert int(service["TimeoutStopSec"]) > 20
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
