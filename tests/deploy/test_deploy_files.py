@@ -13,8 +13,11 @@ import json
 import os
 import re
 import shlex
+import shutil
 import socket
+import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -268,3 +271,38 @@ def test_the_systemd_unit_restarts_paperbot_serve_with_the_environment_file() ->
     # long enough for the 20 s the bot gives running work at shutdown
     assert int(service["TimeoutStopSec"]) > 20
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+# --- what `pip install .` in the image installs ----------------------------------------
+
+
+def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> None:
+    """What the Dockerfile copies, built and installed as `pip install .` does: the
+    package must run from the install alone, migrations included."""
+    source = tmp_path / "src"
+    source.mkdir()
+    for args in instructions("COPY"):
+        if "--from" not in args:
+            *names, _ = args.split()
+            for name in names:
+                copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+                copy(ROOT / name, source / name)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    site = tmp_path / "site"
+    with zipfile.ZipFile(next(tmp_path.glob("paperbot-*.whl"))) as wheel:
+        wheel.extractall(site)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env |= {"PYTHONPATH": str(site), "PAPERBOT_DIGEST_DIR": str(ROOT / "seeds")}
+    run = [sys.executable, "-c", "import sys, bot.cli; assert bot.cli.__file__.startswith("
+           f"{str(site)!r}); sys.argv[0] = 'paperbot'; bot.cli.main()"]  # fmt: skip
+    work = tmp_path / "work"
+    work.mkdir()
+    ingest = subprocess.run([*run, "ingest", "--json"], cwd=work, env=env, capture_output=True,
+                            text=True, check=False)  # fmt: skip
+    assert ingest.returncode == 0, ingest.stderr
+    assert json.loads(ingest.stdout)["papers"]["new"] == 36
+    assert (work / "var" / "paperbot.db").is_file()
