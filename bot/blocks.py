@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 from bot import ids
-from storage.search import ClaimHit, ClaimPage, PaperDetails, PaperMatches
+from storage.search import AddressedClaim, ClaimHit, ClaimPage, PaperDetails, PaperMatches
 
 Block = dict[str, Any]
 
@@ -198,7 +198,8 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     if summary:
         blocks.append(section(_clip_escaped(summary, 1200)))
     if card.claim_count:
-        blocks.append(context(f"{card.claim_count} numbered claims with evidence quotes"))
+        cite = f" · cite one as `{esc(ref.address)}#1`" if ref.address else ""
+        blocks.append(context(f"{card.claim_count} numbered claims with evidence quotes{cite}"))
     view = verdict(card)
     if view:
         blocks.append(section(f"*Reviewer:* {_clip_escaped(view, 600)}"))
@@ -245,16 +246,32 @@ def no_paper(query: str) -> Message:
 # --- claims ---------------------------------------------------------------------------
 
 
-def claim_hit(hit: ClaimHit) -> Block:
+def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
     paper = _clip_escaped(hit.paper.title or hit.paper.name or hit.paper.key, 150)
+    zh, en = (CLAIM_PREVIEW, QUOTE_PREVIEW) if preview else (1200, 1500)
     if hit.source == "review":
         where = f"*{paper}* · claim {hit.number}"
-        body = bold_spans(hit.text_zh, hit.zh_spans, CLAIM_PREVIEW)
-        body += f"\n> {bold_spans(hit.quote_en, hit.en_spans, QUOTE_PREVIEW)}"
+        body = bold_spans(hit.text_zh, hit.zh_spans, zh)
+        body += f"\n> {bold_spans(hit.quote_en, hit.en_spans, en)}"
     else:
         where = f"*{paper}* · _from the abstract, not a reviewed claim_"
-        body = f"> {bold_spans(hit.quote_en, hit.en_spans, QUOTE_PREVIEW)}"
+        body = f"> {bold_spans(hit.quote_en, hit.en_spans, en)}"
+    if hit.address:
+        where += f" · `{esc(hit.address)}`"
     return section(f"{where}\n{body}")
+
+
+def addressed_claim(found: AddressedClaim) -> Message:
+    """`/claims GAPO#3`: that claim in full, with the way back to its paper."""
+    blocks: list[Block] = [claim_hit(hit, preview=False) for hit in found.hits[:5]]
+    papers = {hit.paper.key: hit.paper for hit in found.hits} or {p.key: p for p in found.papers}
+    if not found.hits:
+        name = _clip_escaped(found.papers[0].label, 150)
+        blocks.append(section(f"*{name}* has no claim `{esc(found.address)}`."))
+    buttons = [button(f"Open {ref.label}", ids.OPEN_PAPER, {"paper": ref.key})
+               for ref in list(papers.values())[:5]]  # fmt: skip
+    blocks.append(actions(*buttons))
+    return _finish(f"{found.address}", blocks)
 
 
 def claim_page(typed: str, page: ClaimPage) -> Message:
@@ -312,6 +329,7 @@ HELP = {
         "searches the numbered claims of deep reads (and result sentences of abstracts).\n"
         '• `/claims AUROC` · `/claims 延迟` · `/claims 0.886` · `/claims "median AUROC"`\n'
         "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
+        "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
         "Every word must match; quote words to match them as a phrase. 10 results a page."
     ),
     "/digest": (

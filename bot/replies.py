@@ -16,6 +16,7 @@ from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
 from storage.search import (
     claims_of,
+    find_claim,
     lookup_paper,
     paper_details,
     search_claims,
@@ -50,6 +51,9 @@ async def claims(sessions: Sessions, text: str, page: int = 1) -> Message:
         return blocks.help_for("/claims")
     async with sessions() as session:
         try:
+            addressed = await find_claim(session, text) if page == 1 else None
+            if addressed is not None:
+                return blocks.addressed_claim(addressed)
             found = await search_claims(session, text, page=page)
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))

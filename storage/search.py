@@ -14,7 +14,7 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect
-from storage.models import CLAIM_FROM_REVIEW, Claim, Paper
+from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
 
 PAGE_SIZE = 10
@@ -27,6 +27,7 @@ _ARXIV = re.compile(
     r"|arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?/?",
     re.IGNORECASE,
 )
+_ADDRESS = re.compile(r"(.+?)\s*#\s*(a?)(\d{1,4})", re.IGNORECASE)
 _FILTER = re.compile(r'\b(paper|since|until):("[^"]*"|“[^”]*”|\S+)', re.IGNORECASE)
 
 
@@ -46,6 +47,12 @@ class PaperRef:
     @property
     def label(self) -> str:
         return self.title or self.name or self.subtitle or self.key
+
+    @property
+    def address(self) -> str | None:
+        """How people cite the paper's claims (`GAPO` in `GAPO#3`): its name or arXiv ID."""
+        ref = self.name or self.arxiv_id
+        return ref if ref and not any(c.isspace() or c == "#" for c in ref) else None
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,15 @@ class ClaimHit:
     paper: PaperRef
     zh_spans: list[tuple[int, int]] = field(default_factory=list)
     en_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def address(self) -> str | None:
+        """`GAPO#3` for a numbered claim, `2609.35259#a2` for a sentence of an abstract."""
+        if self.paper.address is None:
+            return None
+        return (
+            f"{self.paper.address}#{'' if self.source == CLAIM_FROM_REVIEW else 'a'}{self.number}"
+        )
 
 
 @dataclass(frozen=True)
@@ -196,6 +212,40 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
         )
     hits = await _hits(session, ids[:PAGE_SIZE], query)
     return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers)
+
+
+@dataclass(frozen=True)
+class AddressedClaim:
+    """What `/claims GAPO#3` found: the paper(s) the name stands for, and the claim."""
+
+    address: str
+    papers: list[PaperRef]
+    hits: list[ClaimHit]
+
+
+async def find_claim(session: AsyncSession, text: str) -> AddressedClaim | None:
+    """Resolve a claim address (`GAPO#3`, `2609.35259#a2`); None when `text` is not one."""
+    match = _ADDRESS.fullmatch(text.strip())
+    if match is None:
+        return None
+    name, abstract, number = match.group(1), bool(match.group(2)), int(match.group(3))
+    found = await find_by_identity(session, name)
+    if found is None or not found.papers:
+        raise BadQuery(
+            f"No paper is called “{name[:80]}”. A claim address is a paper's name or arXiv ID, "
+            "`#` and the claim's number, like `GAPO#3`."
+        )
+    ids = await session.execute(
+        select(Claim.id)
+        .where(
+            Claim.paper_id.in_([p.id for p in found.papers]),
+            Claim.number == number,
+            Claim.source == (CLAIM_FROM_ABSTRACT if abstract else CLAIM_FROM_REVIEW),
+        )
+        .order_by(Claim.paper_id.desc())
+    )
+    hits = await _hits(session, list(ids.scalars()), parse_query(""))
+    return AddressedClaim(f"{name}#{'a' if abstract else ''}{number}", found.papers, hits)
 
 
 async def _claims_without_words(
