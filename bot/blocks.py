@@ -16,7 +16,9 @@ from datetime import date
 from typing import Any
 
 from bot import ids
+from storage.digests import LatestPost
 from storage.search import AddressedClaim, ClaimHit, ClaimPage, PaperDetails, PaperMatches
+from storage.subscriptions import Followed, Match
 
 Block = dict[str, Any]
 
@@ -133,13 +135,15 @@ def bold_spans(text: str, spans: Sequence[tuple[int, int]], limit: int) -> str:
     return ("…" if start else "") + "".join(out).strip() + ("…" if end < len(text) else "")
 
 
-def _fit(blocks: list[Block]) -> list[Block]:
+def _fit(
+    blocks: list[Block], max_blocks: int = MAX_BLOCKS, max_chars: int = MAX_BLOCKS_CHARS
+) -> list[Block]:
     """As many blocks as fit Slack's count and size limits, saying so when some are cut."""
     kept: list[Block] = []
     size = 0
     for block in blocks:
         size += len(json.dumps(block, ensure_ascii=False))
-        if size > MAX_BLOCKS_CHARS or len(kept) == MAX_BLOCKS - 1:
+        if size > max_chars or len(kept) == max_blocks - 1:
             kept.append(context(f"…{len(blocks) - len(kept)} more not shown."))
             return kept
         kept.append(block)
@@ -322,7 +326,9 @@ HELP = {
         "• `/paper 2609.35259` or an arxiv.org / papers.cool link\n"
         "• `/paper GAPO`: a method or system name from a deep read\n"
         "• `/paper streaming video memory`: words from the title, abstract or review\n"
-        "One match shows its card; several show a list to open."
+        "One match shows its card; several show a list to open.\n"
+        "• `/paper subscribe AUROC`: a message each day with new papers that match "
+        "(`/paper subscriptions` lists and removes them)"
     ),
     "/claims": (
         "*`/claims <words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]`* "
@@ -342,6 +348,16 @@ HELP = {
         "You get the counts and any errors when it is done."
     ),
 }
+
+
+HELP_SUBSCRIBE = (
+    "*`/paper subscribe <words>`* sends you a direct message each day listing the new papers "
+    "that match (the same search as `/paper` and `/claims`); never the same paper twice.\n"
+    "*`/paper subscriptions`* lists what you follow, with buttons to remove; "
+    "*`/paper unsubscribe <words>`* removes one.\n"
+    "*`/paper subscribe channel [at:HH:MM] <words>`* (admins, in a channel) posts that "
+    "channel's own daily list, at its own time."
+)
 
 
 def help_for(command: str) -> Message:
@@ -415,3 +431,107 @@ def digest_messages(day: date, papers: list[PaperDetails]) -> list[dict[str, Any
             f"Papers {first}–{first + len(chunk) - 1}", [digest_paper(p) for p in chunk]
         ))  # fmt: skip
     return [{"text": m.text, "blocks": m.blocks} for m in messages]
+
+
+# --- subscriptions --------------------------------------------------------------------
+
+MAX_SUBSCRIPTION_PAPERS = 20
+
+
+def subscription_messages(day: date, matches: list[Match]) -> list[dict[str, Any]]:
+    """The daily message of a subscriber: new papers matching the words they follow."""
+    shown = matches[:MAX_SUBSCRIPTION_PAPERS]
+    count = f"{len(matches)} new paper{'s' if len(matches) != 1 else ''}"
+    blocks: list[Block] = [
+        header(f"Papers you follow · {day.isoformat()}"),
+        context(f"{count} matching your subscriptions · `/paper subscriptions` to change them"),
+    ]
+    for match in shown:
+        blocks.append(digest_paper(match.paper))
+        words = ", ".join(f"“{_clip_escaped(w, 60)}”" for w in match.words)
+        blocks.append(context(f"matches {words}"))
+    if len(matches) > len(shown):
+        blocks.append(context(f"…and {len(matches) - len(shown)} more: search with `/paper`."))
+    message = _finish(f"{count} you follow · {day.isoformat()}", blocks)
+    return [{"text": message.text, "blocks": message.blocks}]
+
+
+def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
+    """A subscriber's subscriptions, each with a Remove button."""
+    blocks: list[Block] = [section(note)] if note else []
+    if not followed:
+        blocks.append(section(
+            "You follow nothing yet. `/paper subscribe AUROC` sends you a message each day "
+            "listing new papers that match."
+        ))  # fmt: skip
+    for item in followed:
+        where = "you" if item.subscriber.startswith(("U", "W")) else f"<#{item.subscriber}>"
+        when = f" at {item.post_time}" if item.post_time else ""
+        blocks.append({
+            "type": "section",
+            "text": mrkdwn(f"“{_clip_escaped(item.words, 200)}” · for {where}{when}"),
+            "accessory": button("Remove", ids.REMOVE_SUBSCRIPTION, {"sub": item.id}),
+        })  # fmt: skip
+    return _finish(note or f"{len(followed)} subscriptions", blocks)
+
+
+# --- link unfurls and the Home tab -----------------------------------------------------
+
+
+def paper_unfurl(card: PaperDetails) -> dict[str, Any]:
+    """A compact card for a pasted arXiv link: title, one line, claim count, Show claims."""
+    ref = card.ref
+    lines = [f"*{_clip_escaped(ref.title or ref.name or ref.key, 200)}*"]
+    summary = first_sentence(card.positioning or card.abstract_en)
+    if summary:
+        lines.append(_clip_escaped(summary, 280))
+    facts = [f"arXiv {esc(ref.arxiv_id)}"] if ref.arxiv_id else []
+    facts.append(f"{card.claim_count} claims" if card.claim_count else "no reviewed claims")
+    if card.finding_count:
+        facts.append(f"{card.finding_count} result sentences in the abstract")
+    blocks: list[Block] = [section("\n".join(lines)), context(" · ".join(facts))]
+    if card.claim_count or card.finding_count:
+        blocks.append(actions(button("Show claims", ids.SHOW_CLAIMS, {"paper": ref.key})))
+    return {"blocks": blocks}
+
+
+MAX_HOME_BLOCKS = 100
+MAX_HOME_CHARS = 60_000
+
+
+@dataclass(frozen=True)
+class Home:
+    """What one user's Home tab shows."""
+
+    latest: LatestPost | None
+    papers: int
+    claims: int
+    documents: int
+    followed: list[Followed]
+
+
+def home_view(home: Home) -> dict[str, Any]:
+    """The App Home tab: the latest summary, the store, the user's subscriptions, how-to."""
+    blocks: list[Block] = [header("paperbot")]
+    latest = home.latest
+    blocks.append(section("*Latest daily summary*"))
+    if latest is None:
+        blocks.append(context("No summary has been posted yet."))
+    else:
+        where = f"<#{latest.channel}>" if ids.is_channel_id(latest.channel) else "the channel"
+        blocks.append(context(
+            f"{latest.posted_at:%Y-%m-%d %H:%M} UTC in {where} · {len(latest.papers)} papers"
+        ))  # fmt: skip
+        blocks += [digest_paper(paper) for paper in latest.papers[:15]]
+        if len(latest.papers) > 15:
+            blocks.append(context(f"…and {len(latest.papers) - 15} more in the channel."))
+    blocks.append(section(
+        f"*In the store:* {home.papers} papers, {home.claims} numbered claims, "
+        f"{home.documents} digest files"
+    ))  # fmt: skip
+    blocks.append(section("*Your subscriptions*"))
+    blocks += subscription_list(home.followed).blocks
+    blocks.append(section("*How to use it*"))
+    blocks += [section(HELP[command]) for command in ("/paper", "/claims")]
+    blocks.append(section(HELP_SUBSCRIBE))
+    return {"type": "home", "blocks": _fit(blocks, MAX_HOME_BLOCKS, MAX_HOME_CHARS)}

@@ -9,6 +9,7 @@ SHOW_CLAIMS = "paper_show_claims"
 OPEN_PAPER = "paper_open"
 SHARE_PAPER = "paper_share"
 NEXT_PAGE = "claims_next_page"
+REMOVE_SUBSCRIPTION = "subscription_remove"
 
 _USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
 
@@ -56,3 +57,10 @@ def next_page(raw: object) -> tuple[str, int] | None:
     if not isinstance(text, str) or not isinstance(page, int) or not 1 < page <= MAX_PAGE:
         return None
     return text, page
+
+
+def subscription_id(raw: object) -> int | None:
+    """The subscription a Remove button carries, if well formed."""
+    value = _value(raw)
+    sub = value.get("sub") if value else None
+    return sub if isinstance(sub, int) and 0 < sub < 2**31 else None

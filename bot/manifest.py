@@ -32,10 +32,13 @@ SLASH_COMMANDS = (
     SlashCommand("/digest", "Preview the daily summary (admins: post it now)", "[post]"),
     SlashCommand("/reingest", "Read the digest folder again (admins)", "[force]"),
 )
-# commands: the slash commands; chat:write: the daily summary and "Share in channel"
-# (channels the bot was invited to; it says so when it was not).
-BOT_SCOPES = ("commands", "chat:write")
-BOT_EVENTS: tuple[str, ...] = ()
+# commands: the slash commands; chat:write: the daily summary, subscription messages and
+# "Share in channel" (channels the bot was invited to; it says so when it was not);
+# im:write: opening the direct message a subscriber's daily list goes to;
+# links:read / links:write: seeing pasted arXiv links and unfurling them.
+BOT_SCOPES = ("commands", "chat:write", "im:write", "links:read", "links:write")
+BOT_EVENTS = ("app_home_opened", "link_shared")
+UNFURL_DOMAINS = ("arxiv.org", "papers.cool")
 
 
 class BadRequestUrl(ValueError):
@@ -59,17 +62,7 @@ def manifest(url: str | None) -> dict[str, Any]:
     """The manifest for HTTP mode at `url` (from `request_url`), or Socket Mode when None."""
     socket_mode = url is None
     at_url = {} if socket_mode else {"url": url}
-    settings: dict[str, Any] = {
-        "interactivity": {"is_enabled": True, **({} if socket_mode else {"request_url": url})},
-        "org_deploy_enabled": False,
-        "socket_mode_enabled": socket_mode,
-        "token_rotation_enabled": False,
-    }
-    if BOT_EVENTS:
-        settings["event_subscriptions"] = {
-            **({} if socket_mode else {"request_url": url}),
-            "bot_events": list(BOT_EVENTS),
-        }
+    at_request_url = {} if socket_mode else {"request_url": url}
     return {
         "_metadata": {"major_version": 1, "minor_version": 1},
         "display_information": {
@@ -78,13 +71,25 @@ def manifest(url: str | None) -> dict[str, Any]:
             "background_color": "#1d3557",
         },
         "features": {
+            "app_home": {
+                "home_tab_enabled": True,
+                "messages_tab_enabled": True,  # where subscription messages arrive
+                "messages_tab_read_only_enabled": True,
+            },
             "bot_user": {"display_name": "paperbot", "always_online": True},
             "slash_commands": [
                 {**c._asdict(), **at_url, "should_escape": False} for c in SLASH_COMMANDS
             ],
+            "unfurl_domains": list(UNFURL_DOMAINS),
         },
         "oauth_config": {"scopes": {"bot": list(BOT_SCOPES)}},
-        "settings": settings,
+        "settings": {
+            "event_subscriptions": {**at_request_url, "bot_events": list(BOT_EVENTS)},
+            "interactivity": {"is_enabled": True, **at_request_url},
+            "org_deploy_enabled": False,
+            "socket_mode_enabled": socket_mode,
+            "token_rotation_enabled": False,
+        },
     }
 
 

@@ -5,7 +5,10 @@ Listeners stay thin: they acknowledge, call one of these, and send what it retur
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -14,14 +17,19 @@ from bot.blocks import Message
 from bot.ids import is_channel_id, is_user_id
 from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
+from storage import subscriptions
+from storage.digests import latest_post
 from storage.search import (
+    arxiv_id,
     claims_of,
+    find_by_identity,
     find_claim,
     lookup_paper,
     paper_details,
     search_claims,
 )
 from storage.search_text import BadQuery
+from storage.status import store_status
 
 Sessions = async_sessionmaker[AsyncSession]
 
@@ -148,3 +156,111 @@ def no_digest_channel() -> Message:
     return blocks.text_reply(
         "No summary channel is configured: an operator sets `PAPERBOT_DIGEST_CHANNEL`."
     )
+
+
+# --- subscriptions --------------------------------------------------------------------
+
+SUBSCRIPTION_VERBS = ("subscribe", "subscriptions", "unsubscribe")
+_AT = re.compile(r"\bat:(\S*)", re.IGNORECASE)
+_TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who typed a command, and where."""
+
+    user: str
+    channel: str
+    admin: bool
+
+
+async def subscription_command(sessions: Sessions, verb: str, rest: str, asker: Asker) -> Message:
+    """`/paper subscribe …`, `/paper subscriptions`, `/paper unsubscribe …`."""
+    rest = rest.strip()
+    if verb == "subscriptions":
+        return await subscription_list(sessions, asker)
+    if wants_help(rest):
+        return blocks.text_reply(blocks.HELP_SUBSCRIBE)
+    if verb == "unsubscribe":
+        async with sessions.begin() as session:
+            removed = await subscriptions.remove_words(session, asker.user, rest)
+        if not removed:
+            return blocks.refusal(f"You don't follow “{rest[:200]}”.")
+        return await subscription_list(sessions, asker, note=f"Removed “{rest[:200]}”.")
+    subscriber, post_time = asker.user, None
+    first, _, words = rest.partition(" ")
+    if first.lower() == "channel":
+        if not asker.admin:
+            return not_admin("/paper subscribe channel")
+        if not is_channel_id(asker.channel) or asker.channel.startswith("D"):
+            return blocks.text_reply("Run `/paper subscribe channel …` in the channel itself.")
+        subscriber, rest = asker.channel, words
+        at = _AT.search(rest)
+        if at:
+            if not _TIME.fullmatch(at.group(1)):
+                return blocks.refusal(f"`at:` needs a time like 08:30, not “{at.group(1)[:20]}”.")
+            post_time, rest = at.group(1), _AT.sub(" ", rest)
+    elif _AT.search(rest):
+        return blocks.text_reply(
+            "`at:` sets a channel's own time; your messages come with everyone's, once a day."
+        )
+    try:
+        async with sessions.begin() as session:
+            added = await subscriptions.subscribe(
+                session, subscriber, rest, created_by=asker.user, post_time=post_time
+            )
+    except BadQuery as refusal:
+        return blocks.refusal(str(refusal))
+    words = " ".join(rest.split())[:200]
+    if added is None:
+        return await subscription_list(sessions, asker, note=f"Already following “{words}”.")
+    where = "this channel gets" if subscriber != asker.user else "you get"
+    note = f"Following “{words}”: {where} new papers that match, once a day."
+    return await subscription_list(sessions, asker, note=note)
+
+
+async def subscription_list(sessions: Sessions, asker: Asker, *, note: str = "") -> Message:
+    async with sessions() as session:
+        followed = await subscriptions.of(session, asker.user, asker.channel)
+    return blocks.subscription_list(followed, note=blocks.esc(note))
+
+
+async def remove_subscription(sessions: Sessions, subscription_id: int, asker: Asker) -> Message:
+    async with sessions.begin() as session:
+        item = await subscriptions.get(session, subscription_id)
+        if item is None:
+            return await subscription_list(sessions, asker, note="That one was already removed.")
+        if item.subscriber != asker.user and not asker.admin:
+            return not_admin("removing a channel's subscription")
+        await subscriptions.remove(session, subscription_id)
+    return await subscription_list(sessions, asker, note=f"Removed “{item.words}”.")
+
+
+# --- unfurls and the Home tab ---------------------------------------------------------
+
+MAX_UNFURLS = 5
+
+
+async def unfurls(sessions: Sessions, urls: list[str]) -> dict[str, dict[str, Any]]:
+    """Compact cards for the links of papers in the store; other links are left alone."""
+    found: dict[str, dict[str, Any]] = {}
+    async with sessions() as session:
+        for url in urls:
+            identity = arxiv_id(url) and await find_by_identity(session, url)
+            details = (
+                identity
+                and identity.papers
+                and await paper_details(session, identity.papers[0].key)
+            )
+            if details and len(found) < MAX_UNFURLS:
+                found[url] = blocks.paper_unfurl(details)
+    return found
+
+
+async def home(sessions: Sessions, user: str, summary_channel: str | None) -> dict[str, Any]:
+    async with sessions() as session:
+        status = await store_status(session)
+        latest = await latest_post(session, summary_channel) if summary_channel else None
+        followed = await subscriptions.of(session, user)
+    return blocks.home_view(blocks.Home(latest, status.papers, status.claims,
+                                        status.documents, followed))  # fmt: skip

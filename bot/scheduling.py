@@ -17,9 +17,9 @@ from apscheduler.triggers.cron import CronTrigger
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import logs
-from bot.blocks import digest_messages
+from bot.blocks import digest_messages, subscription_messages
 from bot.services import Services
-from jobs import digest
+from jobs import digest, subscriptions
 from jobs.ingest import ingest
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,20 @@ async def scan_digest_folder(services: Services) -> None:
         log.info("periodic scan: %s", report.as_json())
 
 
+async def deliver_subscriptions(
+    services: Services, client: AsyncWebClient, now: datetime | None = None
+) -> None:
+    settings = services.settings
+    outcomes = await subscriptions.deliver_due(
+        services.sessions, client, subscription_messages,
+        now=now or datetime.now(settings.timezone), default_time=settings.subscription_time,
+    )  # fmt: skip
+    for subscriber, outcome in outcomes.items():
+        if outcome.status in ("posted", "failed"):
+            log.info("subscription message to %s: %s, %d papers%s", subscriber, outcome.status,
+                     outcome.papers, f" ({outcome.error})" if outcome.error else "")  # fmt: skip
+
+
 def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOScheduler:
     settings = services.settings
     scheduler = AsyncIOScheduler(
@@ -79,6 +93,10 @@ def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOSchedu
         scheduler.add_job(
             logs.job(post_summary), args=[services, client, trigger], id="summary-catch-up"
         )
+    # Every few minutes: each subscriber gets one message a day, once their time has come.
+    every_5_minutes = CronTrigger.from_crontab("*/5 * * * *", timezone=settings.timezone)
+    scheduler.add_job(logs.job(deliver_subscriptions), every_5_minutes, args=[services, client],
+                      id="subscriptions")  # fmt: skip
     if settings.ingest_schedule:
         trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)
         scheduler.add_job(logs.job(scan_digest_folder), trigger, args=[services], id="scan")

@@ -7,8 +7,10 @@ resulting `Settings` object is handed to whatever needs a value from it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import time
 from pathlib import Path
 from urllib.parse import urlparse
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -53,6 +55,7 @@ class Settings:
     ingest_schedule: str | None
     port: int
     command_timeout: float  # seconds a command's work may take before the user is told
+    subscription_time: time  # local time of day subscribers get their messages
     log_format: str  # "text" or "json"
     log_level: str
 
@@ -117,6 +120,9 @@ def load_settings(
         ingest_schedule=ingest_schedule,
         port=_port(get("PAPERBOT_PORT", "3000") or "3000"),
         command_timeout=_seconds("PAPERBOT_COMMAND_TIMEOUT", get("PAPERBOT_COMMAND_TIMEOUT", "15")),
+        subscription_time=_time_of_day(
+            "PAPERBOT_SUBSCRIPTION_TIME", get("PAPERBOT_SUBSCRIPTION_TIME", "09:00") or "09:00"
+        ),
         log_format=_choice("PAPERBOT_LOG_FORMAT", (get("PAPERBOT_LOG_FORMAT") or "text").lower(),
                            FORMATS),
         log_level=_choice("PAPERBOT_LOG_LEVEL", (get("PAPERBOT_LOG_LEVEL") or "INFO").upper(),
@@ -184,6 +190,12 @@ def _seconds(variable: str, raw: str | None) -> float:
     if not 0 < value <= 600:
         raise ConfigError(f"{variable} is not a number of seconds between 0 and 600: {raw!r}")
     return value
+
+
+def _time_of_day(variable: str, raw: str) -> time:
+    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", raw):
+        raise ConfigError(f"{variable} is not a time of day like 09:00: {raw!r}")
+    return time.fromisoformat(raw)
 
 
 def _choice(variable: str, value: str, allowed: tuple[str, ...]) -> str:

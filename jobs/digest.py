@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -60,30 +60,54 @@ async def post(
 ) -> Outcome:  # fmt: skip
     """Post what is new for `channel` as `period`; with `when_empty`, a short "nothing
     new" message when there is nothing (still once per period)."""
+
+    async def find(session: AsyncSession) -> list[PaperDetails]:
+        return (await digests.pending(session, channel, now=now or utcnow())).papers
+
+    async def to_channel() -> str:
+        return channel
+
+    return await deliver(
+        sessions, client, ledger=channel, period=period, find=find,
+        render=lambda papers: render(today, papers), destination=to_channel,
+        when_empty=when_empty,
+    )  # fmt: skip
+
+
+async def deliver(
+    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, *, ledger: str,
+    period: str, find: Callable[[AsyncSession], Awaitable[list[PaperDetails]]],
+    render: Callable[[list[PaperDetails]], list[Payload]],
+    destination: Callable[[], Awaitable[str]], when_empty: bool = False,
+) -> Outcome:  # fmt: skip
+    """Send what `find` returns to `destination` once for (`ledger`, `period`): the first
+    message, then the others as its thread. `ledger` names whose papers these are (a
+    channel, or a subscriber); no paper is recorded twice under one ledger."""
     async with db.writing(sessions) as session:
         # Writers take turns. A post in flight is looked for before what is pending is
         # read: one that finishes in between has its papers recorded by then (one commit).
-        if await digests.in_flight(session, channel):
+        if await digests.in_flight(session, ledger):
             return Outcome("already claimed")
-        found = await digests.pending(session, channel, now=now or utcnow())
-        if not found.papers and not when_empty:
+        papers = await find(session)
+        if not papers and not when_empty:
             return Outcome("nothing new")
-        post_id = await digests.claim(session, channel, period)
+        post_id = await digests.claim(session, ledger, period)
         if post_id is None:
             return Outcome("already claimed")
-    messages = render(today, found.papers)
+    messages = render(papers)
     try:
+        channel = await destination()
         parent = await client.chat_postMessage(channel=channel, **messages[0])
         ts = str(parent["ts"])
         for reply in messages[1:]:
             await client.chat_postMessage(channel=channel, thread_ts=ts, **reply)
     except (SlackApiError, aiohttp.ClientError, TimeoutError) as error:
         reason = f"{type(error).__name__}: {error}"
-        log.error("digest post to %s for %s failed: %s", channel, period, reason)
+        log.error("post to %s for %s failed: %s", ledger, period, reason)
         async with sessions.begin() as session:
             await digests.failed(session, post_id, reason)
         return Outcome("failed", error=reason)
     async with sessions.begin() as session:
-        await digests.posted(session, post_id, channel, ts, [p.ref.id for p in found.papers])
-    log.info("digest posted to %s for %s: %d papers", channel, period, len(found.papers))
-    return Outcome("posted", len(found.papers), ts)
+        await digests.posted(session, post_id, ledger, ts, [p.ref.id for p in papers])
+    log.info("posted to %s for %s: %d papers", ledger, period, len(papers))
+    return Outcome("posted", len(papers), ts)

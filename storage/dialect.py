@@ -246,3 +246,36 @@ async def match_papers(
             LIMIT :limit"""
     rows = await session.execute(text(sql), params)
     return [row[0] for row in rows]
+
+
+async def papers_matching(session: AsyncSession, query: Query, paper_ids: list[int]) -> set[int]:
+    """Which of these papers match the query in their own text or in one of their claims
+    (what `/paper` and `/claims` would find). Meant for a day's new papers: the claims of
+    a few papers form a short range of ids, which keeps common words cheap."""
+    if not paper_ids:
+        return set()
+    params: dict[str, Any] = {"paper_ids": paper_ids}
+    if session.get_bind().dialect.name == "sqlite":
+        params["match"] = _fts5(query)
+        bounds = await session.execute(
+            _bind("SELECT min(id), max(id) FROM claims WHERE paper_id IN :paper_ids", params),
+            params,
+        )
+        params["low"], params["high"] = bounds.one()
+        sql = """
+            SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match AND rowid IN :paper_ids
+            UNION
+            SELECT c.paper_id FROM claims_fts f JOIN claims c ON c.id = f.rowid
+            WHERE claims_fts MATCH :match AND f.rowid BETWEEN :low AND :high
+              AND c.paper_id IN :paper_ids"""
+    else:
+        params["match"] = _tsquery(query)
+        sql = """
+            SELECT p.id FROM papers p WHERE p.id IN :paper_ids
+              AND to_tsvector('simple', p.search_head || ' ' || p.search_body)
+                  @@ to_tsquery('simple', :match)
+            UNION
+            SELECT c.paper_id FROM claims c WHERE c.paper_id IN :paper_ids
+              AND to_tsvector('simple', c.search_text) @@ to_tsquery('simple', :match)"""
+    rows = await session.execute(_bind(sql, params), params)
+    return {row[0] for row in rows}

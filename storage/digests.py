@@ -89,3 +89,32 @@ async def failed(session: AsyncSession, post_id: int, error: str) -> None:
     await session.execute(
         update(DigestPost).where(DigestPost.id == post_id).values(status="failed", error=error)
     )
+
+
+@dataclass(frozen=True)
+class LatestPost:
+    channel: str
+    posted_at: datetime
+    papers: list[PaperDetails]
+
+
+async def latest_post(session: AsyncSession, channel: str) -> LatestPost | None:
+    """The channel's last posted summary and the papers it listed."""
+    post = (
+        await session.execute(
+            select(DigestPost)
+            .where(DigestPost.channel == channel, DigestPost.status == "posted")
+            .order_by(DigestPost.posted_at.desc())
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    if post is None or post.posted_at is None:
+        return None
+    keys = await session.execute(
+        select(Paper.key)
+        .join(DigestPostPaper, DigestPostPaper.paper_id == Paper.id)
+        .where(DigestPostPaper.post_id == post.id)
+        .order_by(Paper.first_ingested_at, Paper.id)
+    )
+    papers = [d for key in keys.scalars() if (d := await paper_details(session, key))]
+    return LatestPost(channel, post.posted_at, papers)

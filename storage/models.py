@@ -233,3 +233,22 @@ class DigestPostPaper(Base):
     channel: Mapped[str] = mapped_column(String(64))
 
     post: Mapped[DigestPost] = relationship(back_populates="papers")
+
+
+class Subscription(Base):
+    """Words a user or a channel follows: new papers matching them are sent once a day.
+
+    `subscriber` is a Slack user ID (a direct message) or channel ID. Its deliveries use
+    the summary ledger under the name `sub:<subscriber>`, so no paper is sent twice.
+    """
+
+    __tablename__ = "subscriptions"
+    __table_args__ = (UniqueConstraint("subscriber", "words"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    subscriber: Mapped[str] = mapped_column(String(32), index=True)
+    words: Mapped[str] = mapped_column(String(200))
+    # Local time of day ("08:30") a channel gets its post; None: the default time.
+    post_time: Mapped[str | None] = mapped_column(String(5))
+    created_by: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -298,16 +298,21 @@ class PaperDetails:
     soundness: str | None
     significance: str | None
     claim_count: int  # numbered (reviewed) claims
+    finding_count: int = 0  # result sentences of the abstract
 
 
 async def paper_details(session: AsyncSession, key: str) -> PaperDetails | None:
     paper = (await session.execute(select(Paper).where(Paper.key == key))).scalar_one_or_none()
     if paper is None:
         return None
-    count = await session.execute(
-        select(func.count())
-        .select_from(Claim)
-        .where(Claim.paper_id == paper.id, Claim.source == CLAIM_FROM_REVIEW)
+    counts = dict(
+        (
+            await session.execute(
+                select(Claim.source, func.count())
+                .where(Claim.paper_id == paper.id)
+                .group_by(Claim.source)
+            )
+        ).all()
     )
     return PaperDetails(
         ref=_ref([getattr(paper, column.key) for column in _REF_COLUMNS]),
@@ -320,7 +325,8 @@ async def paper_details(session: AsyncSession, key: str) -> PaperDetails | None:
         novelty=paper.novelty,
         soundness=paper.soundness,
         significance=paper.significance,
-        claim_count=count.scalar_one(),
+        claim_count=counts.get(CLAIM_FROM_REVIEW, 0),
+        finding_count=counts.get(CLAIM_FROM_ABSTRACT, 0),
     )
 
 

@@ -24,10 +24,20 @@ def register(app: AsyncApp, services: Services) -> None:
 
     def paper_button(action_id: str, reply: PaperReply) -> None:
         @app.action(action_id)
-        async def listener(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
+        async def listener(
+            ack: AsyncAck, action: dict[str, Any], body: dict[str, Any],
+            respond: AsyncRespond, client: AsyncWebClient,
+        ) -> None:  # fmt: skip
             await ack()
             key = ids.paper_key(action.get("value"))
-            await send(respond, await bounded(services, reply(sessions, key)) if key else STALE)
+            message = await bounded(services, reply(sessions, key)) if key else STALE
+            if body.get("response_url"):
+                await send(respond, message)
+            else:  # a button in a link's unfurl: Slack sends no response_url with it
+                await client.chat_postEphemeral(
+                    channel=body["channel"]["id"], user=body["user"]["id"],
+                    text=message.text, blocks=message.blocks,
+                )  # fmt: skip
 
     paper_button(ids.OPEN_PAPER, replies.open_paper)
     paper_button(ids.SHOW_CLAIMS, replies.show_claims)
@@ -41,6 +51,25 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         text, page = wanted
         await send(respond, await bounded(services, replies.claims(sessions, text, page)))
+
+    @app.action(ids.REMOVE_SUBSCRIPTION)
+    async def remove(
+        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        client: AsyncWebClient,
+    ) -> None:  # fmt: skip
+        await ack()
+        sub, user = ids.subscription_id(action.get("value")), body["user"]["id"]
+        asker = replies.Asker(user, body.get("channel", {}).get("id", ""), services.is_admin(user))
+        reply = (
+            await bounded(services, replies.remove_subscription(sessions, sub, asker))
+            if sub
+            else STALE
+        )
+        if body.get("view", {}).get("type") == "home":  # clicked in the Home tab: redraw it
+            view = await replies.home(sessions, user, services.settings.digest_channel)
+            await client.views_publish(user_id=user, view=view)
+        elif body.get("response_url"):
+            await respond(**reply.as_payload(), replace_original=True)
 
     @app.action(ids.SHARE_PAPER)
     async def share(

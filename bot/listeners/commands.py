@@ -25,7 +25,15 @@ def register(app: AsyncApp, services: Services) -> None:
 
     @app.command("/paper")
     async def paper(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
-        await answer(services, ack, respond, replies.paper(sessions, command.get("text", "")))
+        text = command.get("text", "")
+        verb, _, rest = text.strip().partition(" ")
+        if verb.lower() in replies.SUBSCRIPTION_VERBS:
+            asker = replies.Asker(command["user_id"], command.get("channel_id", ""),
+                                  services.is_admin(command["user_id"]))  # fmt: skip
+            work = replies.subscription_command(sessions, verb.lower(), rest, asker)
+        else:
+            work = replies.paper(sessions, text)
+        await answer(services, ack, respond, work)
 
     @app.command("/claims")
     async def claims(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:

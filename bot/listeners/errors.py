@@ -29,6 +29,6 @@ def register(app: AsyncApp) -> None:
                 body=json.dumps(message.as_payload(), ensure_ascii=False),
                 headers={"content-type": "application/json"},
             )
-        if respond is not None:
+        if respond is not None and respond.response_url:  # buttons in Home or unfurls have none
             await respond(**message.as_payload(), replace_original=False)
         return None

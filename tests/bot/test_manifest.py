@@ -22,7 +22,10 @@ METHOD_SCOPES = {
     "conversations_open": "im:write",
     "views_publish": None,
     "auth_test": None,
+    "chat_postEphemeral": "chat:write",
 }
+# The bot scope each event needs.
+EVENT_SCOPES = {"link_shared": "links:read", "app_home_opened": None}
 
 
 def decorator_names(method: str) -> set[str]:
@@ -75,8 +78,9 @@ def test_registered_commands_and_events_are_the_manifest_s(tmp_path: Path) -> No
     manifest = printed(tmp_path=tmp_path)
     assert decorator_names("command") == set(commands_of(manifest))
     assert len(commands_of(manifest)) == 4
-    events = manifest["settings"].get("event_subscriptions", {}).get("bot_events", [])
-    assert decorator_names("event") == set(events)
+    events = manifest["settings"]["event_subscriptions"]["bot_events"]
+    assert decorator_names("event") == set(events) == {"link_shared", "app_home_opened"}
+    assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     # buttons need interactivity
     assert decorator_names("action")
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
@@ -87,8 +91,10 @@ def test_scopes_are_exactly_those_the_web_api_calls_need(tmp_path: Path) -> None
     assert "chat_postMessage" in called
     unknown = called - METHOD_SCOPES.keys()
     assert not unknown, f"add the scope of {unknown} to METHOD_SCOPES and the manifest"
-    needed = {METHOD_SCOPES[m] for m in called} - {None} | {"commands"}
-    assert set(printed(tmp_path=tmp_path)["oauth_config"]["scopes"]["bot"]) == needed
+    manifest = printed(tmp_path=tmp_path)
+    events = manifest["settings"]["event_subscriptions"]["bot_events"]
+    needed = {METHOD_SCOPES[m] for m in called} | {EVENT_SCOPES[e] for e in events}
+    assert set(manifest["oauth_config"]["scopes"]["bot"]) == needed - {None} | {"commands"}
 
 
 async def test_every_manifest_command_is_answered_by_the_running_bot(
@@ -117,7 +123,7 @@ def keys(tree: Any) -> set[str]:
 
 def test_socket_mode_has_no_urls(tmp_path: Path) -> None:
     manifest = printed(tmp_path=tmp_path)
-    assert not {key for key in keys(manifest) if "url" in key}
+    assert not {key for key in keys(manifest) if key == "url" or key.endswith("_url")}
     assert "url" in keys(printed("--request-url", EXAMPLE_REQUEST_URL, tmp_path=tmp_path))
     assert manifest["settings"]["socket_mode_enabled"] is True
 

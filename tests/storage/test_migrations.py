@@ -23,6 +23,7 @@ TABLES = {
     "ingest_runs",
     "digest_posts",
     "digest_post_papers",
+    "subscriptions",
 }
 
 
