@@ -79,7 +79,8 @@ class LocalSlack:
         if request.content_type == "application/json":
             parsed = json.loads(raw or "{}")
             return parsed if isinstance(parsed, dict) else {"value": parsed}
-        fields: dict[str, Any] = dict(parse_qsl(raw))
+        # slack_sdk sends some arguments (conversations.open's `users`) in the query string
+        fields: dict[str, Any] = dict(request.query) | dict(parse_qsl(raw))
         for key in ("blocks", "attachments"):  # form posts carry these as JSON strings
             if isinstance(fields.get(key), str):
                 fields[key] = json.loads(fields[key])

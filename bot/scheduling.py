@@ -93,10 +93,12 @@ def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOSchedu
         scheduler.add_job(
             logs.job(post_summary), args=[services, client, trigger], id="summary-catch-up"
         )
-    # Every few minutes: each subscriber gets one message a day, once their time has come.
+    # Every few minutes (and at start): each subscriber gets one message a day, once their
+    # time has come.
     every_5_minutes = CronTrigger.from_crontab("*/5 * * * *", timezone=settings.timezone)
-    scheduler.add_job(logs.job(deliver_subscriptions), every_5_minutes, args=[services, client],
-                      id="subscriptions")  # fmt: skip
+    for job_id, trigger in (("subscriptions", every_5_minutes), ("subscriptions-at-start", None)):
+        scheduler.add_job(logs.job(deliver_subscriptions), trigger, args=[services, client],
+                          id=job_id)  # fmt: skip
     if settings.ingest_schedule:
         trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)
         scheduler.add_job(logs.job(scan_digest_folder), trigger, args=[services], id="scan")

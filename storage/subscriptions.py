@@ -62,6 +62,13 @@ async def subscribe(
     )
     if count.scalar_one() >= MAX_PER_SUBSCRIBER:
         raise BadQuery(f"That is {MAX_PER_SUBSCRIBER} subscriptions already; remove one first.")
+    same = await session.execute(
+        select(Subscription.id).where(
+            Subscription.subscriber == subscriber, func.lower(Subscription.words) == words.lower()
+        )
+    )
+    if same.first() is not None:  # search ignores case, so "auroc" is "AUROC"
+        return None
     row = Subscription(subscriber=subscriber, words=words, post_time=post_time,
                        created_by=created_by)  # fmt: skip
     try:

@@ -8,7 +8,10 @@ from typing import Any
 from sqlalchemy.engine import URL
 
 from bot.text_view import as_text
+from jobs.ingest import ingest
+from storage import db
 from tests.bot.conftest import ADMIN, Bot, StartBot, buttons
+from tests.digests import SEEDS
 
 KNOWN = "https://arxiv.org/abs/2609.35259"  # in the seeds: the distillation study
 UNKNOWN = "https://arxiv.org/abs/2501.00001"
@@ -68,10 +71,18 @@ async def test_links_to_nothing_in_the_store_make_no_call(bot: Bot) -> None:
     assert bot.slack.called("chat.unfurl") == []
 
 
+async def seeded_copy(url: URL) -> URL:
+    """The seeds in an empty database of the test's own (which the test may write to)."""
+    async with db.open_engine(url) as engine:
+        await db.upgrade(engine)
+        await ingest(db.session_factory(engine), [SEEDS])
+    return url
+
+
 async def test_opening_the_home_tab_publishes_the_user_s_view(
-    start_bot: StartBot, seeded_url: URL
+    start_bot: StartBot, database_url: URL
 ) -> None:
-    bot = await start_bot(seeded_url)
+    bot = await start_bot(await seeded_copy(database_url))
     await bot.command("/paper subscribe AUROC", user="UHOME1")
     assert await bot.event({"type": "app_home_opened", "user": "UHOME1", "tab": "home",
                             "channel": "D0HOME", "event_ts": "1.2"}) == 200  # fmt: skip
@@ -99,16 +110,10 @@ async def test_the_messages_tab_publishes_nothing(bot: Bot) -> None:
     assert bot.slack.called("views.publish") == []
 
 
-async def test_the_home_tab_shows_the_latest_summary(start_bot: StartBot, database_url: URL,
-                                                     tmp_path: Any) -> None:  # fmt: skip
-    from jobs.ingest import ingest
-    from storage import db
-    from tests.digests import SEEDS
-
-    async with db.open_engine(database_url) as engine:
-        await db.upgrade(engine)
-        await ingest(db.session_factory(engine), [SEEDS])
-    bot = await start_bot(database_url, PAPERBOT_DIGEST_CHANNEL="CTEAM")
+async def test_the_home_tab_shows_the_latest_summary(
+    start_bot: StartBot, database_url: URL
+) -> None:
+    bot = await start_bot(await seeded_copy(database_url), PAPERBOT_DIGEST_CHANNEL="CTEAM")
     await bot.slack.wait_for("chat.postMessage", 1, within=20)  # the catch-up at start
     await bot.command("/digest", user=ADMIN)  # the post is recorded by the time this answers
     await bot.event({"type": "app_home_opened", "user": "U1", "tab": "home", "event_ts": "1"})

@@ -55,7 +55,13 @@ async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: P
         replicas = [Services(settings, db.session_factory(e)) for e in (one, two)]
         client = slack_client("xoxb-test", slack.api_url)
         jobs = [{j.id: j for j in build_scheduler(r, client).get_jobs()} for r in replicas]
-        assert set(jobs[0]) == {"summary", "summary-catch-up", "scan", "subscriptions"}
+        assert set(jobs[0]) == {
+            "summary",
+            "summary-catch-up",
+            "scan",
+            "subscriptions",
+            "subscriptions-at-start",
+        }
 
         # Each replica's periodic scan: one ingests, the other finds nothing new.
         for replica in jobs:
