@@ -10,7 +10,9 @@ the bot was down is posted when it comes back; one already posted is not posted 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime, timedelta
+from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
@@ -80,6 +82,16 @@ async def deliver_subscriptions(
 
 def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOScheduler:
     settings = services.settings
+
+    def job(work: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Awaitable[Any]]:
+        """Each run under its own log id, and tracked: shutdown waits for a running job
+        instead of closing the database under it."""
+
+        async def run(*args: Any, **kwargs: Any) -> Any:
+            return await services.spawn(work(*args, **kwargs), work.__name__)
+
+        return logs.job(run)
+
     scheduler = AsyncIOScheduler(
         timezone=settings.timezone,
         job_defaults={"coalesce": True, "max_instances": 1,
@@ -88,18 +100,18 @@ def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOSchedu
     if settings.digest_channel:
         trigger = CronTrigger.from_crontab(settings.digest_schedule, timezone=settings.timezone)
         scheduler.add_job(
-            logs.job(post_summary), trigger, args=[services, client, trigger], id="summary"
+            job(post_summary), trigger, args=[services, client, trigger], id="summary"
         )
         scheduler.add_job(
-            logs.job(post_summary), args=[services, client, trigger], id="summary-catch-up"
+            job(post_summary), args=[services, client, trigger], id="summary-catch-up"
         )
     # Every few minutes (and at start): each subscriber gets one message a day, once their
     # time has come.
     every_5_minutes = CronTrigger.from_crontab("*/5 * * * *", timezone=settings.timezone)
     for job_id, trigger in (("subscriptions", every_5_minutes), ("subscriptions-at-start", None)):
-        scheduler.add_job(logs.job(deliver_subscriptions), trigger, args=[services, client],
+        scheduler.add_job(job(deliver_subscriptions), trigger, args=[services, client],
                           id=job_id)  # fmt: skip
     if settings.ingest_schedule:
         trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)
-        scheduler.add_job(logs.job(scan_digest_folder), trigger, args=[services], id="scan")
+        scheduler.add_job(job(scan_digest_folder), trigger, args=[services], id="scan")
     return scheduler

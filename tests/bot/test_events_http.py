@@ -121,3 +121,11 @@ async def test_the_home_tab_shows_the_latest_summary(
     text = as_text(view if isinstance(view, dict) else json.loads(view))
     assert "in #CTEAM · 36 papers" in text
     assert "…and 21 more in the channel." in text
+
+
+async def test_slack_s_check_of_the_events_url_is_answered(bot: Bot) -> None:
+    body = json.dumps(
+        {"token": "local", "challenge": "3eZbrw1aBm2rZgRNFdxV", "type": "url_verification"}
+    )
+    status, answer = await bot.post(body, json_body=True)
+    assert status == 200 and "3eZbrw1aBm2rZgRNFdxV" in answer

@@ -102,6 +102,8 @@ async def test_the_bot_sends_a_subscriber_one_direct_message(
     await start_bot(database_url, PAPERBOT_SUBSCRIPTION_TIME="00:00")  # a restart, or a replica
     (message,) = await first.slack.wait_for("chat.postMessage", 1, within=20)
     assert first.slack.called("conversations.open") == [{"users": "UDM1"}]
+    methods = [call.method for call in first.slack.calls]
+    assert methods.index("conversations.open") < methods.index("chat.postMessage")
     assert message["channel"] == "DUDM1"
     assert "Calibrated Judges" in str(message["blocks"])
     assert "Faster Tokenizers" not in str(message["blocks"])
