@@ -18,6 +18,9 @@ from bot.local_slack import LocalSlack
 from bot.server import running
 from bot.settings import Settings, load_settings
 from bot.shell import command_body, signed_headers
+from jobs.ingest import ingest
+from storage import db
+from tests.digests import SEEDS
 
 SECRET = "test-signing-secret-5e1f"
 TOKEN = "xoxb-test-token-9c2d"
@@ -106,6 +109,14 @@ def buttons(payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 StartBot = Callable[..., Awaitable[Bot]]
+
+
+async def seeded_copy(url: URL) -> URL:
+    """The seeds ingested into a test's own empty database (which it may write to)."""
+    async with db.open_engine(url) as engine:
+        await db.upgrade(engine)
+        await ingest(db.session_factory(engine), [SEEDS])
+    return url
 
 
 @pytest.fixture

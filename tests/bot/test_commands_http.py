@@ -16,7 +16,7 @@ from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
 from storage.models import IngestRun
-from tests.bot.conftest import ADMIN, Bot, StartBot, buttons
+from tests.bot.conftest import ADMIN, Bot, StartBot, buttons, seeded_copy
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
@@ -153,10 +153,7 @@ async def test_digest_previews_the_next_summary(bot: Bot) -> None:
 async def test_digest_post_is_for_admins_and_posts_once(
     start_bot: StartBot, database_url: URL, tmp_path: Path
 ) -> None:
-    async with db.open_engine(database_url) as engine:
-        await db.upgrade(engine)
-        await ingest(db.session_factory(engine), [SEEDS])
-    bot = await start_bot(database_url, PAPERBOT_DIGEST_CHANNEL="CTEAM")
+    bot = await start_bot(await seeded_copy(database_url), PAPERBOT_DIGEST_CHANNEL="CTEAM")
     _, refused = await bot.command("/digest post", user="UNOTADMIN")
     assert "Only admins" in as_text(refused)
 

@@ -8,10 +8,7 @@ from typing import Any
 from sqlalchemy.engine import URL
 
 from bot.text_view import as_text
-from jobs.ingest import ingest
-from storage import db
-from tests.bot.conftest import ADMIN, Bot, StartBot, buttons
-from tests.digests import SEEDS
+from tests.bot.conftest import ADMIN, Bot, StartBot, buttons, seeded_copy
 
 KNOWN = "https://arxiv.org/abs/2609.35259"  # in the seeds: the distillation study
 UNKNOWN = "https://arxiv.org/abs/2501.00001"
@@ -69,14 +66,6 @@ async def test_links_to_nothing_in_the_store_make_no_call(bot: Bot) -> None:
     await bot.event(link_shared(UNKNOWN, "https://arxiv.org/list/cs.LG/recent"))
     await bot.command("/paper help")  # a later request: the event was handled by then
     assert bot.slack.called("chat.unfurl") == []
-
-
-async def seeded_copy(url: URL) -> URL:
-    """The seeds in an empty database of the test's own (which the test may write to)."""
-    async with db.open_engine(url) as engine:
-        await db.upgrade(engine)
-        await ingest(db.session_factory(engine), [SEEDS])
-    return url
 
 
 async def test_opening_the_home_tab_publishes_the_user_s_view(

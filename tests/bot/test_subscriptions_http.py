@@ -10,8 +10,8 @@ from sqlalchemy.engine import URL
 from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
-from tests.bot.conftest import ADMIN, Bot, StartBot, buttons
-from tests.digests import SEEDS, Entry, huggingface_digest, write
+from tests.bot.conftest import ADMIN, Bot, StartBot, buttons, seeded_copy
+from tests.digests import Entry, huggingface_digest, write
 
 
 async def said(bot: Bot, line: str, **kwargs: str) -> str:
@@ -88,10 +88,7 @@ async def test_the_bot_sends_a_subscriber_one_direct_message(
     start_bot: StartBot, database_url: URL, tmp_path: Path
 ) -> None:
     """Subscribe over HTTP; new papers arrive; the bot's own scheduler sends the message."""
-    async with db.open_engine(database_url) as engine:
-        await db.upgrade(engine)
-        await ingest(db.session_factory(engine), [SEEDS])
-    first = await start_bot(database_url, PAPERBOT_SUBSCRIPTION_TIME="00:00")
+    first = await start_bot(await seeded_copy(database_url), PAPERBOT_SUBSCRIPTION_TIME="00:00")
     await first.command("/paper subscribe AUROC", user="UDM1")
     new = huggingface_digest("2026-12-02", [
         Entry("2612.00001", "Calibrated Judges", abstract="An AUROC of 0.91 on held-out data."),
