@@ -14,6 +14,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import logs
 from bot.listeners import register_listeners
 from bot.services import Services
 
@@ -47,17 +48,27 @@ def build_app(
         authorize=local_authorization if offline else None,
         process_before_response=False,
     )
-    if not offline:  # `ask` and `shell` print the reply; a log line would only add noise
-        app.use(log_request)
+    # `ask` and `shell` print the reply: there a line per request would only add noise.
+    app.use(request_scope(log.debug if offline else log.info))
     register_listeners(app, services)
     return app
 
 
-async def log_request(body: dict[str, Any], next_: Callable[[], Awaitable[None]]) -> None:
-    """One line naming what was asked and by whom (the search text stays out of logs)."""
-    what = body.get("command") or body.get("type", "request")
-    if body.get("type") == "block_actions":
-        what = "button " + ",".join(a.get("action_id", "?") for a in body.get("actions", []))
-    user = body.get("user_id") or body.get("user", {}).get("id", "?")
-    log.info("%s by %s", what, user)
-    await next_()
+def request_scope(say: Callable[..., None]) -> Callable[..., Awaitable[None]]:
+    """Bolt middleware: every request (over HTTP or Socket Mode) runs under a request id,
+    the error id its user is shown, with one line naming what was asked and by whom (the
+    search text stays out of logs)."""
+
+    async def middleware(body: dict[str, Any], next_: Callable[[], Awaitable[None]]) -> None:
+        current = logs.current_id()
+        with logs.tagged(current if current.startswith("r-") else logs.new_id("r")):
+            event = body.get("event") or {}
+            what = body.get("command") or event.get("type") or body.get("type", "request")
+            if body.get("type") == "block_actions":
+                actions = body.get("actions", [])
+                what = "button " + ",".join(a.get("action_id", "?") for a in actions)
+            user = body.get("user_id") or event.get("user") or body.get("user", {}).get("id", "?")
+            say("%s by %s", what, user)
+            await next_()
+
+    return middleware

@@ -350,7 +350,7 @@ HELP = {
 }
 
 
-HELP_SUBSCRIBE = (
+HELP["/paper subscribe"] = (
     "*`/paper subscribe <words>`* sends you a direct message each day listing the new papers "
     "that match (the same search as `/paper` and `/claims`); never the same paper twice.\n"
     "*`/paper subscriptions`* lists what you follow, with buttons to remove; "
@@ -361,7 +361,8 @@ HELP_SUBSCRIBE = (
 
 
 def help_for(command: str) -> Message:
-    return text_reply(HELP[command])
+    # `<words>` would be read as a link in mrkdwn: the usage lines are escaped too.
+    return _finish(HELP[command], [section(esc(HELP[command]))])
 
 
 def error_message(error_id: str, *, timed_out: bool) -> Message:
@@ -457,15 +458,15 @@ def subscription_messages(day: date, matches: list[Match]) -> list[dict[str, Any
 
 
 def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
-    """A subscriber's subscriptions, each with a Remove button."""
-    blocks: list[Block] = [section(note)] if note else []
+    """A subscriber's subscriptions, each with a Remove button; `note` may quote the user."""
+    blocks: list[Block] = [section(esc(note))] if note else []
     if not followed:
         blocks.append(section(
             "You follow nothing yet. `/paper subscribe AUROC` sends you a message each day "
             "listing new papers that match."
         ))  # fmt: skip
     for item in followed:
-        where = "you" if item.subscriber.startswith(("U", "W")) else f"<#{item.subscriber}>"
+        where = "you" if item.is_user else f"<#{item.subscriber}>"
         when = f" at {item.post_time}" if item.post_time else ""
         blocks.append({
             "type": "section",
@@ -478,8 +479,9 @@ def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
 # --- link unfurls and the Home tab -----------------------------------------------------
 
 
-def paper_unfurl(card: PaperDetails) -> dict[str, Any]:
-    """A compact card for a pasted arXiv link: title, one line, claim count, Show claims."""
+def paper_unfurl(card: PaperDetails, *, show: bool = True) -> dict[str, Any]:
+    """A compact card for a pasted arXiv link: title, one line, claim count, and (`show`)
+    a Show claims button."""
     ref = card.ref
     lines = [f"*{_clip_escaped(ref.title or ref.name or ref.key, 200)}*"]
     summary = first_sentence(card.positioning or card.abstract_en)
@@ -490,7 +492,7 @@ def paper_unfurl(card: PaperDetails) -> dict[str, Any]:
     if card.finding_count:
         facts.append(f"{card.finding_count} result sentences in the abstract")
     blocks: list[Block] = [section("\n".join(lines)), context(" · ".join(facts))]
-    if card.claim_count or card.finding_count:
+    if show and (card.claim_count or card.finding_count):
         blocks.append(actions(button("Show claims", ids.SHOW_CLAIMS, {"paper": ref.key})))
     return {"blocks": blocks}
 
@@ -532,6 +534,5 @@ def home_view(home: Home) -> dict[str, Any]:
     blocks.append(section("*Your subscriptions*"))
     blocks += subscription_list(home.followed).blocks
     blocks.append(section("*How to use it*"))
-    blocks += [section(HELP[command]) for command in ("/paper", "/claims")]
-    blocks.append(section(HELP_SUBSCRIBE))
+    blocks += [help_for(c).blocks[0] for c in ("/paper", "/claims", "/paper subscribe")]
     return {"type": "home", "blocks": _fit(blocks, MAX_HOME_BLOCKS, MAX_HOME_CHARS)}

@@ -83,11 +83,11 @@ class _Formatter(logging.Formatter):
                 "level": record.levelname,
                 "logger": record.name,
                 "id": current_id(),
-                "message": message,
+                "message": self.mask(message),  # before JSON escapes a secret's characters
             }
             if error:
-                line["error"] = error
-            return self.mask(json.dumps(line, ensure_ascii=False))
+                line["error"] = self.mask(error)
+            return json.dumps(line, ensure_ascii=False)
         text = f"{when.replace('+00:00', 'Z')} {record.levelname} {record.name} "
         text += f"{current_id()} {message}"
         if error:

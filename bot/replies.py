@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot import blocks
 from bot.blocks import Message
 from bot.ids import is_channel_id, is_user_id
+from bot.settings import TIME_OF_DAY
 from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
 from storage import subscriptions
@@ -162,7 +163,6 @@ def no_digest_channel() -> Message:
 
 SUBSCRIPTION_VERBS = ("subscribe", "subscriptions", "unsubscribe")
 _AT = re.compile(r"\bat:(\S*)", re.IGNORECASE)
-_TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ async def subscription_command(sessions: Sessions, verb: str, rest: str, asker: 
     if verb == "subscriptions":
         return await subscription_list(sessions, asker)
     if wants_help(rest):
-        return blocks.text_reply(blocks.HELP_SUBSCRIBE)
+        return blocks.help_for("/paper subscribe")
     if verb == "unsubscribe":
         async with sessions.begin() as session:
             removed = await subscriptions.remove_words(session, asker.user, rest)
@@ -197,7 +197,7 @@ async def subscription_command(sessions: Sessions, verb: str, rest: str, asker: 
         subscriber, rest = asker.channel, words
         at = _AT.search(rest)
         if at:
-            if not _TIME.fullmatch(at.group(1)):
+            if not TIME_OF_DAY.fullmatch(at.group(1)):
                 return blocks.refusal(f"`at:` needs a time like 08:30, not “{at.group(1)[:20]}”.")
             post_time, rest = at.group(1), _AT.sub(" ", rest)
     elif _AT.search(rest):
@@ -222,7 +222,7 @@ async def subscription_command(sessions: Sessions, verb: str, rest: str, asker: 
 async def subscription_list(sessions: Sessions, asker: Asker, *, note: str = "") -> Message:
     async with sessions() as session:
         followed = await subscriptions.of(session, asker.user, asker.channel)
-    return blocks.subscription_list(followed, note=blocks.esc(note))
+    return blocks.subscription_list(followed, note=note)
 
 
 async def remove_subscription(sessions: Sessions, subscription_id: int, asker: Asker) -> Message:
@@ -241,7 +241,9 @@ async def remove_subscription(sessions: Sessions, subscription_id: int, asker: A
 MAX_UNFURLS = 5
 
 
-async def unfurls(sessions: Sessions, urls: list[str]) -> dict[str, dict[str, Any]]:
+async def unfurls(
+    sessions: Sessions, urls: list[str], *, buttons: bool = True
+) -> dict[str, dict[str, Any]]:
     """Compact cards for the links of papers in the store; other links are left alone."""
     found: dict[str, dict[str, Any]] = {}
     async with sessions() as session:
@@ -253,7 +255,7 @@ async def unfurls(sessions: Sessions, urls: list[str]) -> dict[str, dict[str, An
                 and await paper_details(session, identity.papers[0].key)
             )
             if details and len(found) < MAX_UNFURLS:
-                found[url] = blocks.paper_unfurl(details)
+                found[url] = blocks.paper_unfurl(details, show=buttons)
     return found
 
 

@@ -70,14 +70,10 @@ async def deliver_subscriptions(
     services: Services, client: AsyncWebClient, now: datetime | None = None
 ) -> None:
     settings = services.settings
-    outcomes = await subscriptions.deliver_due(
+    await subscriptions.deliver_due(  # each post or failure is logged where it happens
         services.sessions, client, subscription_messages,
         now=now or datetime.now(settings.timezone), default_time=settings.subscription_time,
     )  # fmt: skip
-    for subscriber, outcome in outcomes.items():
-        if outcome.status in ("posted", "failed"):
-            log.info("subscription message to %s: %s, %d papers%s", subscriber, outcome.status,
-                     outcome.papers, f" ({outcome.error})" if outcome.error else "")  # fmt: skip
 
 
 def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOScheduler:

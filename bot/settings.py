@@ -192,8 +192,11 @@ def _seconds(variable: str, raw: str | None) -> float:
     return value
 
 
+TIME_OF_DAY = re.compile(r"([01]\d|2[0-3]):[0-5]\d")  # "08:30"
+
+
 def _time_of_day(variable: str, raw: str) -> time:
-    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", raw):
+    if not TIME_OF_DAY.fullmatch(raw):
         raise ConfigError(f"{variable} is not a time of day like 09:00: {raw!r}")
     return time.fromisoformat(raw)
 

@@ -21,10 +21,6 @@ from storage.subscriptions import Match
 Render = Callable[[date, list[Match]], list[Payload]]
 
 
-def is_user(subscriber: str) -> bool:
-    return subscriber.startswith(("U", "W"))
-
-
 async def deliver_due(
     sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, render: Render, *,
     now: datetime, default_time: time,
@@ -54,7 +50,7 @@ async def deliver_to(
         return [match.paper for match in found]
 
     async def destination() -> str:
-        if not is_user(subscriber):
+        if not subscriptions.is_user(subscriber):
             return subscriber
         opened = await client.conversations_open(users=subscriber)
         return str(opened["channel"]["id"])

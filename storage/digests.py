@@ -30,12 +30,7 @@ class Pending:
 async def pending(session: AsyncSession, channel: str, *, now: datetime) -> Pending:
     """Papers first ingested after the channel's last successful post (or, for its first
     post, in the last week) that were never posted to it, oldest first."""
-    last = await session.execute(
-        select(func.max(DigestPost.posted_at)).where(
-            DigestPost.channel == channel, DigestPost.status == "posted"
-        )
-    )
-    since = last.scalar_one() or now - FIRST_POST_WINDOW
+    since = await last_post_claimed_at(session, channel) or now - FIRST_POST_WINDOW
     posted = select(DigestPostPaper.paper_id).where(DigestPostPaper.channel == channel)
     keys = await session.execute(
         select(Paper.key)
@@ -44,6 +39,26 @@ async def pending(session: AsyncSession, channel: str, *, now: datetime) -> Pend
     )
     papers = [d for key in keys.scalars() if (d := await paper_details(session, key))]
     return Pending(papers, since)
+
+
+async def last_post_claimed_at(session: AsyncSession, ledger: str) -> datetime | None:
+    """When the last successful post under `ledger` was claimed. What it listed was read in
+    that same transaction, and writers take turns, so every paper ingested before this
+    time was considered then; later papers are new (`posted_at`, set after the Slack
+    calls, would skip papers ingested while they ran)."""
+    last = await session.execute(
+        select(func.max(DigestPost.created_at)).where(
+            DigestPost.channel == ledger, DigestPost.status == "posted"
+        )
+    )
+    return last.scalar_one()
+
+
+async def is_claimed(session: AsyncSession, ledger: str, period: str) -> bool:
+    found = await session.execute(
+        select(DigestPost.id).where(DigestPost.channel == ledger, DigestPost.period == period)
+    )
+    return found.first() is not None
 
 
 async def in_flight(session: AsyncSession, channel: str) -> bool:

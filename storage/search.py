@@ -51,8 +51,8 @@ class PaperRef:
     @property
     def address(self) -> str | None:
         """How people cite the paper's claims (`GAPO` in `GAPO#3`): its name or arXiv ID."""
-        ref = self.name or self.arxiv_id
-        return ref if ref and not any(c.isspace() or c == "#" for c in ref) else None
+        usable = (ref for ref in (self.name, self.arxiv_id) if ref)
+        return next((r for r in usable if not any(c.isspace() or c == "#" for c in r)), None)
 
 
 @dataclass(frozen=True)
@@ -224,17 +224,15 @@ class AddressedClaim:
 
 
 async def find_claim(session: AsyncSession, text: str) -> AddressedClaim | None:
-    """Resolve a claim address (`GAPO#3`, `2609.35259#a2`); None when `text` is not one."""
+    """Resolve a claim address (`GAPO#3`, `2609.35259#a2`); None when `text` is not one,
+    or names no paper."""
     match = _ADDRESS.fullmatch(text.strip())
     if match is None:
         return None
     name, abstract, number = match.group(1), bool(match.group(2)), int(match.group(3))
     found = await find_by_identity(session, name)
-    if found is None or not found.papers:
-        raise BadQuery(
-            f"No paper is called “{name[:80]}”. A claim address is a paper's name or arXiv ID, "
-            "`#` and the claim's number, like `GAPO#3`."
-        )
+    if found is None or not found.papers:  # not an address after all ("issue #3"): a search
+        return None
     ids = await session.execute(
         select(Claim.id)
         .where(

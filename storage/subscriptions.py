@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
-from storage.models import DigestPost, DigestPostPaper, Paper, Subscription
+from storage import dialect, digests
+from storage.models import DigestPostPaper, Paper, Subscription
 from storage.search import PaperDetails, paper_details
 from storage.search_text import BadQuery, parse_query
 
@@ -25,6 +25,11 @@ def ledger(subscriber: str) -> str:
     return f"sub:{subscriber}"
 
 
+def is_user(subscriber: str) -> bool:
+    """A user (who gets a direct message), not a channel."""
+    return subscriber.startswith(("U", "W"))
+
+
 @dataclass(frozen=True)
 class Followed:
     id: int
@@ -32,6 +37,10 @@ class Followed:
     words: str
     post_time: str | None  # "08:30" for a channel with its own time
     created_by: str
+
+    @property
+    def is_user(self) -> bool:
+        return is_user(self.subscriber)
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,12 @@ async def subscribe(
     """Follow `words`; None when the subscriber follows them already. Raises BadQuery
     for words that cannot match anything, or past the limit of subscriptions."""
     words = " ".join(words.split())
+    if post_time is not None:  # one time of day per channel: the latest one given
+        await session.execute(
+            update(Subscription)
+            .where(Subscription.subscriber == subscriber)
+            .values(post_time=post_time)
+        )
     if len(words) > MAX_WORDS:
         raise BadQuery(f"Follow at most {MAX_WORDS} characters of words.")
     if parse_query(words).empty:
@@ -108,7 +123,8 @@ async def remove_words(session: AsyncSession, subscriber: str, words: str) -> bo
 
 
 async def subscribers(session: AsyncSession) -> dict[str, str | None]:
-    """Every subscriber and its own time of day (None: the default time)."""
+    """Every subscriber and its own time of day (None: the default time; a channel's rows
+    all carry the same time)."""
     rows = await session.execute(
         select(Subscription.subscriber, func.max(Subscription.post_time)).group_by(
             Subscription.subscriber
@@ -127,12 +143,8 @@ async def new_matches(session: AsyncSession, subscriber: str) -> list[Match]:
     start = await session.execute(
         select(func.min(Subscription.created_at)).where(Subscription.subscriber == subscriber)
     )
-    last = await session.execute(
-        select(func.max(DigestPost.posted_at)).where(
-            DigestPost.channel == name, DigestPost.status == "posted"
-        )
-    )
-    since = max(filter(None, (start.scalar_one(), last.scalar_one())))
+    last = await digests.last_post_claimed_at(session, name)
+    since = max(filter(None, (start.scalar_one(), last)))
     sent = select(DigestPostPaper.paper_id).where(DigestPostPaper.channel == name)
     candidates = await session.execute(
         select(Paper.id, Paper.key)

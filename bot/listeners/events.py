@@ -17,7 +17,9 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.event("link_shared")
     async def unfurl(event: dict[str, Any], client: AsyncWebClient) -> None:
         urls = [link.get("url", "") for link in event.get("links", [])]
-        cards = await replies.unfurls(sessions, urls)
+        # Show claims answers with an ephemeral message, which needs the bot in the channel.
+        buttons = bool(event.get("is_bot_user_member", True))
+        cards = await replies.unfurls(sessions, urls, buttons=buttons)
         if not cards:  # links to papers not in the store are left alone
             return
         if event.get("unfurl_id") and event.get("source"):  # links still in the composer

@@ -41,7 +41,7 @@ async def test_addresses_that_lead_nowhere_say_so(bot: Bot) -> None:
     _, missing = await bot.command("/claims GAPO#99")
     assert as_text(missing).startswith("*GAPO* has no claim `GAPO#99`.")
     assert "Open GAPO" in buttons(missing)
-    _, unknown = await bot.command("/claims NoSuchMethod#2")
-    assert as_text(unknown).startswith("No paper is called “NoSuchMethod”.")
+    _, unknown = await bot.command("/claims NoSuchMethod#2")  # no such paper: a search
+    assert as_text(unknown).startswith("No claims match “NoSuchMethod#2”.")
     _, not_an_address = await bot.command("/claims C#")  # a search, not an address
     assert as_text(not_an_address).startswith("Claims matching “C#”")

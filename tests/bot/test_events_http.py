@@ -53,6 +53,13 @@ async def test_show_claims_in_an_unfurl_answers_without_a_response_url(bot: Bot)
     assert "`2609.35259#a1`" in as_text(reply)
 
 
+async def test_in_a_channel_without_the_bot_the_card_has_no_button(bot: Bot) -> None:
+    await bot.event(link_shared(KNOWN, is_bot_user_member=False))
+    cards = unfurls_of((await bot.slack.wait_for("chat.unfurl", 1, within=10))[0])
+    assert buttons(cards[KNOWN]) == {}  # its answer could not be posted there
+    assert "3 result sentences in the abstract" in as_text(cards[KNOWN])
+
+
 async def test_links_still_in_the_composer_unfurl_by_unfurl_id(bot: Bot) -> None:
     event = link_shared(KNOWN, channel="COMPOSER", message_ts="U0.1", source="composer",
                         unfurl_id="C123.1700000000.000200.abcdef")  # fmt: skip

@@ -72,6 +72,18 @@ def test_tokens_and_known_secrets_are_masked_wherever_they_appear(lines: Lines) 
         assert "ValueError: bad header Bearer [secret] [secret]" in out
 
 
+def test_a_secret_with_quotes_is_masked_in_json_lines_too() -> None:
+    secret = 'pa"ss\\word-1234'
+    out = io.StringIO()
+    logger = logging.getLogger("paperbot.test.json")
+    logger.propagate = False
+    logger.addHandler(logs.handler("json", [secret], out))
+    logger.error("connect with %s failed", secret)
+    line = json.loads(out.getvalue())
+    assert line["message"] == "connect with [secret] failed"
+    assert json.dumps(secret)[1:-1] not in out.getvalue()  # nor its JSON-escaped form
+
+
 async def test_work_started_inside_a_request_logs_under_its_id() -> None:
     async def background() -> str:
         await asyncio.sleep(0)

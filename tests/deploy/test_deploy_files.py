@@ -25,7 +25,7 @@ import yaml
 from dotenv import dotenv_values
 
 from bot.cli import build_parser, cmd_serve
-from bot.server import running
+from bot.server import SHUTDOWN_GRACE_SECONDS, running
 from bot.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,6 +237,8 @@ def test_compose_builds_the_dockerfile_and_runs_two_replicas_behind_one_proxy() 
     assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
     assert "command" not in bot  # the image's CMD: paperbot serve
     assert bot["deploy"]["replicas"] == 2
+    # longer than the 20 s the bot gives running work at shutdown
+    assert int(bot["stop_grace_period"].removesuffix("s")) > SHUTDOWN_GRACE_SECONDS
     assert "ports" not in bot  # replicas are reached through the proxy only
     caddyfile = proxy["volumes"][0].split(":")[0]
     routes = (DEPLOY / caddyfile).read_text()
@@ -269,7 +271,7 @@ def test_the_systemd_unit_restarts_paperbot_serve_with_the_environment_file() ->
     assert service["WorkingDirectory"] == f"/var/lib/{service['StateDirectory']}"
     assert service["User"] not in ("root", "0")
     # long enough for the 20 s the bot gives running work at shutdown
-    assert int(service["TimeoutStopSec"]) > 20
+    assert int(service["TimeoutStopSec"]) > SHUTDOWN_GRACE_SECONDS
     assert unit["Install"]["WantedBy"] == "multi-user.target"
 
 

@@ -68,7 +68,7 @@ async def test_a_subscriber_gets_one_message_with_only_the_new_matching_paper(
         first = await run(sessions, slack, now)
         second = await run(sessions, slack, now.replace(hour=17))
     assert first["USUB1"].status == "posted" and first["USUB1"].papers == 1
-    assert second["USUB1"].status == "nothing new"
+    assert second["USUB1"].status == "already claimed"  # today's message went out
     assert slack.called("conversations.open") == [{"users": "USUB1"}]
     (message,) = slack.called("chat.postMessage")
     assert message["channel"] == "DUSUB1"  # the direct message conversations.open gave
@@ -134,3 +134,15 @@ async def test_two_replicas_running_the_job_at_once_send_one_message(
         replicas = [sessions, db.session_factory(other)]
         await asyncio.gather(*(run(replica, slack, now) for replica in replicas))
     assert len(slack.called("chat.postMessage")) == 1
+
+
+async def test_a_channel_has_one_time_of_day_the_last_one_given(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    await follow(sessions, "CTEAM3", "tokenization", post_time="16:30")
+    await follow(sessions, "CTEAM3", "AUROC", post_time="18:00")
+    await new_file(sessions, tmp_path)
+    async with LocalSlack() as slack:
+        at_five = await run(sessions, slack, datetime(2026, 12, 2, 17, 0, tzinfo=ZONE))
+        at_six = await run(sessions, slack, datetime(2026, 12, 2, 18, 0, tzinfo=ZONE))
+    assert at_five == {} and at_six["CTEAM3"].papers == 2
