@@ -14,6 +14,8 @@ from typing import Any
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import blocks
 from bot.blocks import Message
@@ -46,3 +48,14 @@ async def answer(
 async def send(respond: AsyncRespond, message: Message) -> None:
     """A reply to a button: a new ephemeral message (or the shared card in channel)."""
     await respond(**message.as_payload(), replace_original=False)
+
+
+async def post_if_member(client: AsyncWebClient, channel: str, message: Message) -> bool:
+    """Post in a channel for everyone; False when the bot is not in it (not invited)."""
+    try:
+        await client.chat_postMessage(channel=channel, text=message.text, blocks=message.blocks)
+    except SlackApiError as error:
+        if error.response.get("error") not in ("not_in_channel", "channel_not_found"):
+            raise
+        return False
+    return True

@@ -476,6 +476,14 @@ def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
     return _finish(note or f"{len(followed)} subscriptions", blocks)
 
 
+def channel_subscribed(words: str, post_time: str | None, by: str) -> Message:
+    """Told in a channel when an admin subscribes it."""
+    when = f" at {post_time}" if post_time else ""
+    who = f", set up by <@{by}>" if ids.is_user_id(by) else ""
+    text = f"This channel now gets a daily list of new papers matching “{esc(words)}”{when}{who}."
+    return _finish(f"This channel now follows “{words}”", [section(text)])
+
+
 # --- link unfurls and the Home tab -----------------------------------------------------
 
 

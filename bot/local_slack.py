@@ -29,6 +29,8 @@ class Call:
 @dataclass
 class LocalSlack:
     calls: list[Call] = field(default_factory=list)
+    # Channels the bot is not a member of: posting there fails as Slack fails it.
+    not_member_of: set[str] = field(default_factory=set)
     _runner: web.AppRunner | None = None
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     base_url: str = ""
@@ -102,6 +104,8 @@ class LocalSlack:
                 "bot_id": "B0LOCAL", "is_enterprise_install": False,
             })  # fmt: skip
         if method in ("chat.postMessage", "chat.postEphemeral", "chat.update"):
+            if payload.get("channel") in self.not_member_of:
+                return web.json_response({"ok": False, "error": "not_in_channel"})
             ts = f"{1_700_000_000 + next(self._ts)}.000100"
             return web.json_response(
                 {"ok": True, "channel": payload.get("channel"), "ts": ts, "message_ts": ts}

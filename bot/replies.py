@@ -6,6 +6,7 @@ Listeners stay thin: they acknowledge, call one of these, and send what it retur
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -174,8 +175,16 @@ class Asker:
     admin: bool
 
 
-async def subscription_command(sessions: Sessions, verb: str, rest: str, asker: Asker) -> Message:
-    """`/paper subscribe …`, `/paper subscriptions`, `/paper unsubscribe …`."""
+# Posts a message in a channel; False when the bot cannot post there (not invited).
+Announce = Callable[[str, Message], Awaitable[bool]]
+
+
+async def subscription_command(
+    sessions: Sessions, verb: str, rest: str, asker: Asker, announce: Announce
+) -> Message:
+    """`/paper subscribe …`, `/paper subscriptions`, `/paper unsubscribe …`. A channel's
+    new subscription is announced in the channel, which also proves the bot can post
+    there: where it cannot, the subscription is not kept."""
     rest = rest.strip()
     if verb == "subscriptions":
         return await subscription_list(sessions, asker)
@@ -214,7 +223,15 @@ async def subscription_command(sessions: Sessions, verb: str, rest: str, asker: 
     words = " ".join(rest.split())[:200]
     if added is None:
         return await subscription_list(sessions, asker, note=f"Already following “{words}”.")
-    where = "this channel gets" if subscriber != asker.user else "you get"
+    if not added.is_user:
+        news = blocks.channel_subscribed(words, post_time, asker.user)
+        if not await announce(subscriber, news):
+            async with sessions.begin() as session:
+                await subscriptions.remove(session, added.id)
+            return cannot_post_here()
+        where = "this channel gets"
+    else:
+        where = "you get"
     note = f"Following “{words}”: {where} new papers that match, once a day."
     return await subscription_list(sessions, asker, note=note)
 

@@ -8,11 +8,10 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import blocks, ids, replies
-from bot.answering import bounded, send
+from bot.answering import bounded, post_if_member, send
 from bot.services import Services
 
 STALE = blocks.text_reply("That button is out of date; run the command again.")
@@ -84,11 +83,7 @@ def register(app: AsyncApp, services: Services) -> None:
             await send(respond, STALE)
             return
         card = await bounded(services, replies.open_paper(sessions, key, shared_by=user))
-        try:
-            await client.chat_postMessage(channel=channel, text=card.text, blocks=card.blocks)
-        except SlackApiError as error:
-            if error.response.get("error") not in ("not_in_channel", "channel_not_found"):
-                raise
+        if not await post_if_member(client, channel, card):
             await send(respond, replies.cannot_post_here())
             return
         await send(respond, blocks.text_reply("Shared in the channel."))

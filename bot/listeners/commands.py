@@ -11,7 +11,7 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import blocks, replies
-from bot.answering import answer
+from bot.answering import answer, post_if_member
 from bot.services import Services
 from jobs.digest import manual_period
 from jobs.digest import post as post_digest
@@ -24,13 +24,19 @@ def register(app: AsyncApp, services: Services) -> None:
     sessions = services.sessions
 
     @app.command("/paper")
-    async def paper(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
+    async def paper(
+        ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
+    ) -> None:
         text = command.get("text", "")
         verb, _, rest = text.strip().partition(" ")
         if verb.lower() in replies.SUBSCRIPTION_VERBS:
             asker = replies.Asker(command["user_id"], command.get("channel_id", ""),
                                   services.is_admin(command["user_id"]))  # fmt: skip
-            work = replies.subscription_command(sessions, verb.lower(), rest, asker)
+
+            async def announce(channel: str, message: blocks.Message) -> bool:
+                return await post_if_member(client, channel, message)
+
+            work = replies.subscription_command(sessions, verb.lower(), rest, asker, announce)
         else:
             work = replies.paper(sessions, text)
         await answer(services, ack, respond, work)

@@ -68,6 +68,14 @@ async def test_share_posts_the_card_in_the_channel_for_everyone(bot: Bot) -> Non
     assert "Share in channel" not in str(posted[0]["blocks"])
 
 
+async def test_share_where_the_bot_is_not_invited_says_so(bot: Bot) -> None:
+    bot.slack.not_member_of.add("CNOBOT")
+    _, card = await bot.command("/paper GAPO", channel="CNOBOT")
+    assert await bot.click(buttons(card)["Share in channel"], channel="CNOBOT") == 200
+    (reply,) = await bot.responses(1)
+    assert as_text(reply).startswith("I can't post in this conversation. Invite me first")
+
+
 async def test_a_tampered_button_value_is_refused_politely(bot: Bot) -> None:
     button = {"action_id": "paper_open", "value": '{"paper":"text:<!channel>"}'}
     assert await bot.click(button) == 200

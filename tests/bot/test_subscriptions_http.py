@@ -71,10 +71,21 @@ async def test_an_admin_subscribes_a_channel_with_its_own_time(bot: Bot) -> None
                       channel="CTEAM3")  # fmt: skip
     assert text.startswith("Following “LLM agents”: this channel gets new papers")
     assert "“LLM agents” · for #CTEAM3 at 08:30" in text
+    (told,) = bot.slack.called("chat.postMessage")  # the channel learns it, and who did it
+    assert told["channel"] == "CTEAM3"
+    assert f"matching “LLM agents” at 08:30, set up by <@{ADMIN}>" in str(told["blocks"])
     # Anyone in the channel sees it listed; only admins may remove it.
     _, listed = await bot.command("/paper subscriptions", user="UMEMBER9", channel="CTEAM3")
     assert await bot.click(buttons(listed)["Remove"], user="UMEMBER9", channel="CTEAM3") == 200
     assert "Only admins" in as_text((await bot.responses(1))[0])
+
+
+async def test_a_channel_the_bot_is_not_in_cannot_subscribe(bot: Bot) -> None:
+    bot.slack.not_member_of.add("CNOBOT")
+    text = await said(bot, "/paper subscribe channel AUROC", user=ADMIN, channel="CNOBOT")
+    assert text.startswith("I can't post in this conversation. Invite me first")
+    listed = await said(bot, "/paper subscriptions", user=ADMIN, channel="CNOBOT")
+    assert "You follow nothing yet." in listed
 
 
 async def test_twenty_subscriptions_is_the_limit(bot: Bot) -> None:
