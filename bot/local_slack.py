@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 BOT_USER_ID = "U0PAPERBOT"
 
@@ -34,6 +34,7 @@ class LocalSlack:
     _runner: web.AppRunner | None = None
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     base_url: str = ""
+    _sockets: list[web.WebSocketResponse] = field(default_factory=list)
 
     @property
     def api_url(self) -> str:
@@ -58,6 +59,7 @@ class LocalSlack:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
         app.router.add_post("/respond/{name}", self._respond)
+        app.router.add_get("/socket", self._socket)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -67,6 +69,8 @@ class LocalSlack:
         return self
 
     async def stop(self) -> None:
+        for socket in self._sockets:
+            await socket.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -110,6 +114,10 @@ class LocalSlack:
             return web.json_response(
                 {"ok": True, "channel": payload.get("channel"), "ts": ts, "message_ts": ts}
             )
+        if method == "apps.connections.open":
+            return web.json_response(
+                {"ok": True, "url": self.base_url.replace("http", "ws", 1) + "/socket"}
+            )
         if method == "users.info":
             user = payload.get("user", "U0")
             return web.json_response({"ok": True, "user": {"id": user, "name": user.lower()}})
@@ -118,6 +126,40 @@ class LocalSlack:
                 {"ok": True, "channel": {"id": "D" + payload.get("users", "X")}}
             )
         return web.json_response({"ok": True})
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        """Socket Mode: the bot connects here; its acknowledgements are recorded."""
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        async for message in socket:
+            if message.type == WSMsgType.TEXT:
+                self.calls.append(Call("socket_ack", json.loads(message.data)))
+        return socket
+
+    async def push(self, kind: str, payload: dict[str, Any], within: float = 10) -> dict[str, Any]:
+        """Send an envelope over Socket Mode, as Slack does; returns the bot's acknowledgement."""
+        deadline = asyncio.get_running_loop().time() + within
+        while not self._sockets:
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError("the bot did not connect over Socket Mode")
+            await asyncio.sleep(0.02)
+        envelope = f"env-{next(self._ts)}"
+        await self._sockets[-1].send_json(
+            {
+                "envelope_id": envelope,
+                "type": kind,
+                "payload": payload,
+                "accepts_response_payload": True,
+            }
+        )
+        while True:
+            acks = [a for a in self.called("socket_ack") if a.get("envelope_id") == envelope]
+            if acks:
+                return acks[0]
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"no acknowledgement of {kind}")
+            await asyncio.sleep(0.02)
 
     async def _respond(self, request: web.Request) -> web.Response:
         self.calls.append(Call("response_url", await self._payload(request)))

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from tests.bot.conftest import SECRET, TOKEN
+from tests.bot.test_socket_mode import APP_TOKEN
 from tests.cli.helpers import STDERR
 
 # Every Slack secret the tests hand to the bot ("xoxb-test" starts every bot token they use).
-TEST_SECRETS = (SECRET, TOKEN, "xoxb-test", "s3cret")
+TEST_SECRETS = (SECRET, TOKEN, APP_TOKEN, "xoxb-test", "s3cret")
 
 
 @pytest.mark.last
