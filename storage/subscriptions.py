@@ -62,12 +62,6 @@ async def subscribe(
     """Follow `words`; None when the subscriber follows them already. Raises BadQuery
     for words that cannot match anything, or past the limit of subscriptions."""
     words = " ".join(words.split())
-    if post_time is not None:  # one time of day per channel: the latest one given
-        await session.execute(
-            update(Subscription)
-            .where(Subscription.subscriber == subscriber)
-            .values(post_time=post_time)
-        )
     if len(words) > MAX_WORDS:
         raise BadQuery(f"Follow at most {MAX_WORDS} characters of words.")
     if parse_query(words).empty:
@@ -77,6 +71,12 @@ async def subscribe(
     )
     if count.scalar_one() >= MAX_PER_SUBSCRIBER:
         raise BadQuery(f"That is {MAX_PER_SUBSCRIBER} subscriptions already; remove one first.")
+    if post_time is not None:  # one time of day per channel: the latest one given
+        await session.execute(
+            update(Subscription)
+            .where(Subscription.subscriber == subscriber)
+            .values(post_time=post_time)
+        )
     same = await session.execute(
         select(Subscription.id).where(
             Subscription.subscriber == subscriber, func.lower(Subscription.words) == words.lower()
