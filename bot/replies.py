@@ -265,13 +265,13 @@ async def unfurls(
     found: dict[str, dict[str, Any]] = {}
     async with sessions() as session:
         for url in urls:
-            identity = arxiv_id(url) and await find_by_identity(session, url)
-            details = (
-                identity
-                and identity.papers
-                and await paper_details(session, identity.papers[0].key)
-            )
-            if details and len(found) < MAX_UNFURLS:
+            if len(found) == MAX_UNFURLS:
+                break
+            identity = await find_by_identity(session, url) if arxiv_id(url) else None
+            if identity is None or not identity.papers:
+                continue  # not an arXiv link, or a paper not in the store: left alone
+            details = await paper_details(session, identity.papers[0].key)
+            if details is not None:
                 found[url] = blocks.paper_unfurl(details, show=buttons)
     return found
 

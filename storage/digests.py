@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import DigestPost, DigestPostPaper, Paper, utcnow
-from storage.search import PaperDetails, paper_details
+from storage.search import PaperDetails, papers_details
 
 # A channel's first summary covers what arrived in this window, not the whole store.
 FIRST_POST_WINDOW = timedelta(days=7)
@@ -37,7 +37,7 @@ async def pending(session: AsyncSession, channel: str, *, now: datetime) -> Pend
         .where(Paper.first_ingested_at > since, Paper.id.not_in(posted))
         .order_by(Paper.first_ingested_at, Paper.id)
     )
-    papers = [d for key in keys.scalars() if (d := await paper_details(session, key))]
+    papers = await papers_details(session, list(keys.scalars()))
     return Pending(papers, since)
 
 
@@ -131,5 +131,5 @@ async def latest_post(session: AsyncSession, channel: str) -> LatestPost | None:
         .where(DigestPostPaper.post_id == post.id)
         .order_by(Paper.first_ingested_at, Paper.id)
     )
-    papers = [d for key in keys.scalars() if (d := await paper_details(session, key))]
+    papers = await papers_details(session, list(keys.scalars()))
     return LatestPost(channel, post.posted_at, papers)

@@ -300,18 +300,33 @@ class PaperDetails:
 
 
 async def paper_details(session: AsyncSession, key: str) -> PaperDetails | None:
-    paper = (await session.execute(select(Paper).where(Paper.key == key))).scalar_one_or_none()
-    if paper is None:
-        return None
-    counts = dict(
-        (
-            await session.execute(
-                select(Claim.source, func.count())
-                .where(Claim.paper_id == paper.id)
-                .group_by(Claim.source)
-            )
-        ).all()
-    )
+    found = await papers_details(session, [key])
+    return found[0] if found else None
+
+
+DETAILS_BATCH = 2_000  # keys a query binds at once, well under both stores' limits
+
+
+async def papers_details(session: AsyncSession, keys: Sequence[str]) -> list[PaperDetails]:
+    """The cards of these papers, in the order given (unknown keys are left out); two
+    queries a batch, however many papers (a summary lists a day's worth)."""
+    papers: dict[str, Paper] = {}
+    counts: dict[tuple[int, str], int] = {}
+    for start in range(0, len(keys), DETAILS_BATCH):
+        batch = list(keys[start : start + DETAILS_BATCH])
+        rows = await session.execute(select(Paper).where(Paper.key.in_(batch)))
+        found = {paper.key: paper for paper in rows.scalars()}
+        papers |= found
+        claim_counts = await session.execute(
+            select(Claim.paper_id, Claim.source, func.count())
+            .where(Claim.paper_id.in_([paper.id for paper in found.values()]))
+            .group_by(Claim.paper_id, Claim.source)
+        )
+        counts |= {(paper_id, source): n for paper_id, source, n in claim_counts.all()}
+    return [_details(papers[key], counts) for key in keys if key in papers]
+
+
+def _details(paper: Paper, counts: dict[tuple[int, str], int]) -> PaperDetails:
     return PaperDetails(
         ref=_ref([getattr(paper, column.key) for column in _REF_COLUMNS]),
         authors=list(paper.authors or []),
@@ -323,8 +338,8 @@ async def paper_details(session: AsyncSession, key: str) -> PaperDetails | None:
         novelty=paper.novelty,
         soundness=paper.soundness,
         significance=paper.significance,
-        claim_count=counts.get(CLAIM_FROM_REVIEW, 0),
-        finding_count=counts.get(CLAIM_FROM_ABSTRACT, 0),
+        claim_count=counts.get((paper.id, CLAIM_FROM_REVIEW), 0),
+        finding_count=counts.get((paper.id, CLAIM_FROM_ABSTRACT), 0),
     )
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, digests
 from storage.models import DigestPostPaper, Paper, Subscription
-from storage.search import PaperDetails, paper_details
+from storage.search import PaperDetails, papers_details
 from storage.search_text import BadQuery, parse_query
 
 MAX_PER_SUBSCRIBER = 20
@@ -157,9 +157,5 @@ async def new_matches(session: AsyncSession, subscriber: str) -> list[Match]:
         found = await dialect.papers_matching(session, parse_query(subscription.words), list(keys))
         for paper_id in found:
             words.setdefault(paper_id, []).append(subscription.words)
-    matches = []
-    for paper_id, key in keys.items():
-        details = await paper_details(session, key) if paper_id in words else None
-        if details is not None:
-            matches.append(Match(details, words[paper_id]))
-    return matches
+    matched = [key for paper_id, key in keys.items() if paper_id in words]
+    return [Match(d, words[d.ref.id]) for d in await papers_details(session, matched)]
