@@ -86,9 +86,7 @@ async def deliver(
     async with db.writing(sessions) as session:
         # Writers take turns. A post in flight is looked for before what is pending is
         # read: one that finishes in between has its papers recorded by then (one commit).
-        if await digests.is_claimed(session, ledger, period) or await digests.in_flight(
-            session, ledger
-        ):
+        if await digests.busy(session, ledger, period):
             return Outcome("already claimed")
         papers = await find(session)
         if not papers and not when_empty:

@@ -14,7 +14,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.digest import Outcome, Payload, deliver
-from storage import subscriptions
+from storage import digests, subscriptions
 from storage.search import PaperDetails
 from storage.subscriptions import Match
 
@@ -26,15 +26,21 @@ async def deliver_due(
     now: datetime, default_time: time,
 ) -> dict[str, Outcome]:  # fmt: skip
     """Deliver to every subscriber whose time of day has come (`now` is local time)."""
+    day = now.date()
     async with sessions() as session:
         due = await subscriptions.subscribers(session)
+        # The job runs every few minutes: today's messages already sent are known from
+        # one read, without taking the writers' turn for each subscriber again.
+        done = await digests.claimed_ledgers(session, day.isoformat())
     outcomes = {}
     for subscriber, own_time in sorted(due.items()):
         at = time.fromisoformat(own_time) if own_time else default_time
-        if now.time() >= at:
-            outcomes[subscriber] = await deliver_to(
-                sessions, client, subscriber, render, day=now.date()
-            )
+        if now.time() < at:
+            continue
+        if subscriptions.ledger(subscriber) in done:
+            outcomes[subscriber] = Outcome("already claimed")
+        else:
+            outcomes[subscriber] = await deliver_to(sessions, client, subscriber, render, day=day)
     return outcomes
 
 

@@ -31,14 +31,20 @@ async def pending(session: AsyncSession, channel: str, *, now: datetime) -> Pend
     """Papers first ingested after the channel's last successful post (or, for its first
     post, in the last week) that were never posted to it, oldest first."""
     since = await last_post_claimed_at(session, channel) or now - FIRST_POST_WINDOW
-    posted = select(DigestPostPaper.paper_id).where(DigestPostPaper.channel == channel)
-    keys = await session.execute(
-        select(Paper.key)
-        .where(Paper.first_ingested_at > since, Paper.id.not_in(posted))
+    papers = await papers_details(session, list((await unsent(session, channel, since)).values()))
+    return Pending(papers, since)
+
+
+async def unsent(session: AsyncSession, ledger: str, since: datetime) -> dict[int, str]:
+    """Papers (id → key) first ingested after `since` and never recorded under `ledger`,
+    oldest first."""
+    sent = select(DigestPostPaper.paper_id).where(DigestPostPaper.channel == ledger)
+    rows = await session.execute(
+        select(Paper.id, Paper.key)
+        .where(Paper.first_ingested_at > since, Paper.id.not_in(sent))
         .order_by(Paper.first_ingested_at, Paper.id)
     )
-    papers = await papers_details(session, list(keys.scalars()))
-    return Pending(papers, since)
+    return dict(rows.all())
 
 
 async def last_post_claimed_at(session: AsyncSession, ledger: str) -> datetime | None:
@@ -54,24 +60,24 @@ async def last_post_claimed_at(session: AsyncSession, ledger: str) -> datetime |
     return last.scalar_one()
 
 
-async def is_claimed(session: AsyncSession, ledger: str, period: str) -> bool:
-    found = await session.execute(
-        select(DigestPost.id).where(DigestPost.channel == ledger, DigestPost.period == period)
-    )
-    return found.first() is not None
-
-
-async def in_flight(session: AsyncSession, channel: str) -> bool:
-    """Whether a post to the channel is under way (claimed, neither posted nor failed, and
-    recent enough that its process is taken to be alive)."""
+async def busy(session: AsyncSession, ledger: str, period: str) -> bool:
+    """Whether `period` is claimed under `ledger` already, or another post under it is
+    under way (claimed, neither posted nor failed, and recent enough that its process is
+    taken to be alive): either way, nothing is to be posted now."""
     found = await session.execute(
         select(DigestPost.id).where(
-            DigestPost.channel == channel,
-            DigestPost.status == "claimed",
-            DigestPost.created_at > utcnow() - IN_FLIGHT,
+            DigestPost.channel == ledger,
+            (DigestPost.period == period)
+            | ((DigestPost.status == "claimed") & (DigestPost.created_at > utcnow() - IN_FLIGHT)),
         )
     )
     return found.first() is not None
+
+
+async def claimed_ledgers(session: AsyncSession, period: str) -> set[str]:
+    """Every ledger that has claimed `period` already (one query for a whole job run)."""
+    rows = await session.execute(select(DigestPost.channel).where(DigestPost.period == period))
+    return set(rows.scalars())
 
 
 async def claim(session: AsyncSession, channel: str, period: str) -> int | None:

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, digests
-from storage.models import DigestPostPaper, Paper, Subscription
+from storage.models import Subscription
 from storage.search import PaperDetails, papers_details
 from storage.search_text import BadQuery, parse_query
 
@@ -144,14 +144,7 @@ async def new_matches(session: AsyncSession, subscriber: str) -> list[Match]:
         select(func.min(Subscription.created_at)).where(Subscription.subscriber == subscriber)
     )
     last = await digests.last_post_claimed_at(session, name)
-    since = max(filter(None, (start.scalar_one(), last)))
-    sent = select(DigestPostPaper.paper_id).where(DigestPostPaper.channel == name)
-    candidates = await session.execute(
-        select(Paper.id, Paper.key)
-        .where(Paper.first_ingested_at > since, Paper.id.not_in(sent))
-        .order_by(Paper.first_ingested_at, Paper.id)
-    )
-    keys = dict(candidates.all())
+    keys = await digests.unsent(session, name, max(filter(None, (start.scalar_one(), last))))
     words: dict[int, list[str]] = {}
     for subscription in followed:
         found = await dialect.papers_matching(session, parse_query(subscription.words), list(keys))
