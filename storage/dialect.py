@@ -160,7 +160,7 @@ async def match_claims(
         params |= more | {"match": _tsquery(query)}
         newest = f"""
             SELECT c.id FROM claims c JOIN papers p ON p.id = c.paper_id
-            WHERE to_tsvector('simple', c.search_text) @@ to_tsquery('simple', :match)
+            WHERE c.search_fts @@ to_tsquery('simple', :match)
             {conditions} ORDER BY c.id DESC LIMIT :window"""
     rows = await session.execute(_bind(_scored(newest, query, params), params), params)
     return [row[0] for row in rows]
@@ -236,13 +236,11 @@ async def match_papers(
             WITH q AS (SELECT to_tsquery('simple', :match) AS q),
             m AS (
                 SELECT p.id FROM papers p, q
-                WHERE to_tsvector('simple', p.search_head || ' ' || p.search_body) @@ q.q
+                WHERE p.search_fts @@ q.q
                 ORDER BY p.id DESC LIMIT :window
             )
             SELECT p.id FROM m JOIN papers p ON p.id = m.id, q
-            ORDER BY ts_rank(setweight(to_tsvector('simple', p.search_head), 'A')
-                             || setweight(to_tsvector('simple', p.search_body), 'D'), q.q) DESC,
-                     p.id DESC
+            ORDER BY ts_rank(p.search_fts, q.q) DESC, p.id DESC
             LIMIT :limit"""
     rows = await session.execute(text(sql), params)
     return [row[0] for row in rows]
@@ -272,10 +270,9 @@ async def papers_matching(session: AsyncSession, query: Query, paper_ids: list[i
         params["match"] = _tsquery(query)
         sql = """
             SELECT p.id FROM papers p WHERE p.id IN :paper_ids
-              AND to_tsvector('simple', p.search_head || ' ' || p.search_body)
-                  @@ to_tsquery('simple', :match)
+              AND p.search_fts @@ to_tsquery('simple', :match)
             UNION
             SELECT c.paper_id FROM claims c WHERE c.paper_id IN :paper_ids
-              AND to_tsvector('simple', c.search_text) @@ to_tsquery('simple', :match)"""
+              AND c.search_fts @@ to_tsquery('simple', :match)"""
     rows = await session.execute(_bind(sql, params), params)
     return {row[0] for row in rows}

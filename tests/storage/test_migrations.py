@@ -35,7 +35,11 @@ def describe(connection: Connection) -> dict[str, Any]:
         if table == "alembic_version" or is_hand_written(table):
             continue
         schema[table] = {
-            "columns": sorted((c["name"], c["nullable"]) for c in inspector.get_columns(table)),
+            "columns": sorted(
+                (c["name"], c["nullable"])
+                for c in inspector.get_columns(table)
+                if not is_hand_written(c["name"])
+            ),
             "primary_key": sorted(inspector.get_pk_constraint(table)["constrained_columns"]),
             "unique": sorted(
                 tuple(u["column_names"]) for u in inspector.get_unique_constraints(table)
