@@ -51,27 +51,55 @@ class Message:
         }
 
 
+_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
 def esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _squash(text: str) -> str:
+    # One line stays one line with single spaces; text with line breaks keeps them.
+    return " ".join(text.split()) if "\n" not in text else text.strip()
+
+
 def clip(text: str, limit: int) -> str:
     """At most `limit` characters, with an ellipsis where text was cut."""
-    text = " ".join(text.split()) if "\n" not in text else text.strip()
+    text = _squash(text)
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _clip_escaped(text: str, limit: int) -> str:
-    # Escaping makes text longer; clip first, then make sure the escaped form fits too.
-    out = esc(clip(text, limit))
-    while len(out) > limit:
-        limit -= len(out) - limit
-        out = esc(clip(text, max(limit, 1)))
-    return out
+def clip_escaped(text: str, limit: int) -> str:
+    """`text` escaped, at most `limit` characters once escaped, with an ellipsis where
+    it was cut. One pass over at most `limit` characters, whatever the text."""
+    text = _squash(text)
+    if len(text) <= limit and len(escaped := esc(text)) <= limit:
+        return escaped
+    out, room = [], limit - 1  # one character is kept for the ellipsis
+    for char in text:
+        piece = _ESCAPES.get(char, char)
+        if len(piece) > room:
+            break
+        out.append(piece)
+        room -= len(piece)
+    return "".join(out).rstrip() + "…"
+
+
+def cut_mrkdwn(text: str, limit: int) -> str:
+    """Rendered mrkdwn cut to `limit` characters without splitting an escape (`&amp;`) or
+    a link or mention (`<…>`) in two."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    for opener, closer in (("&", ";"), ("<", ">")):
+        start = cut.rfind(opener)
+        if start >= 0 and cut.find(closer, start) < 0:
+            cut = cut[:start]
+    return cut + "…"
 
 
 def mrkdwn(text: str) -> Block:
-    return {"type": "mrkdwn", "text": text[:MAX_SECTION_TEXT]}
+    return {"type": "mrkdwn", "text": cut_mrkdwn(text, MAX_SECTION_TEXT)}
 
 
 def section(text: str) -> Block:
@@ -81,7 +109,7 @@ def section(text: str) -> Block:
 def header(text: str) -> Block:
     return {
         "type": "header",
-        "text": {"type": "plain_text", "text": _clip_escaped(text, MAX_HEADER)},
+        "text": {"type": "plain_text", "text": clip_escaped(text, MAX_HEADER)},
     }
 
 
@@ -96,7 +124,7 @@ def button(label: str, action_id: str, value: dict[str, Any], *, style: str | No
         raise ValueError(f"button value too long for {action_id}")
     element: Block = {
         "type": "button",
-        "text": {"type": "plain_text", "text": _clip_escaped(label, MAX_BUTTON_LABEL)},
+        "text": {"type": "plain_text", "text": clip_escaped(label, MAX_BUTTON_LABEL)},
         "action_id": action_id,
         "value": encoded,
     }
@@ -107,6 +135,10 @@ def button(label: str, action_id: str, value: dict[str, Any], *, style: str | No
 
 def actions(*elements: Block) -> Block:
     return {"type": "actions", "elements": list(elements)}
+
+
+def channel_mention(channel: str) -> str:
+    return f"<#{channel}>" if ids.is_channel_id(channel) else esc(channel)
 
 
 def link(url: str | None, label: str) -> str:
@@ -152,7 +184,7 @@ def _fit(
 
 def _finish(text: str, blocks: list[Block]) -> Message:
     # The fallback text is mrkdwn too (it is what notifications show): plain, escaped.
-    return Message(text=_clip_escaped(text, MAX_MESSAGE_TEXT), blocks=_fit(blocks))
+    return Message(text=clip_escaped(text, MAX_MESSAGE_TEXT), blocks=_fit(blocks))
 
 
 # --- papers ---------------------------------------------------------------------------
@@ -186,7 +218,7 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     summary = card.positioning or card.abstract_en
     subtitle = (ref.subtitle or "").rstrip("…")
     if ref.name and subtitle and not ref.title and not (summary or "").startswith(subtitle):
-        blocks.append(section(f"_{_clip_escaped(subtitle, 500)}_"))
+        blocks.append(section(f"_{clip_escaped(subtitle, 500)}_"))
     facts = []
     if ref.digest_date:
         facts.append(f"Digest {ref.digest_date.isoformat()}")
@@ -198,15 +230,15 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     blocks.append(context(" · ".join(facts), links))
     if card.authors:
         authors = ", ".join(card.authors[:12]) + (" et al." if len(card.authors) > 12 else "")
-        blocks.append(context(_clip_escaped(authors, 1000)))
+        blocks.append(context(clip_escaped(authors, 1000)))
     if summary:
-        blocks.append(section(_clip_escaped(summary, 1200)))
+        blocks.append(section(clip_escaped(summary, 1200)))
     if card.claim_count:
         cite = f" · cite one as `{esc(ref.address)}#1`" if ref.address else ""
         blocks.append(context(f"{card.claim_count} numbered claims with evidence quotes{cite}"))
     view = verdict(card)
     if view:
-        blocks.append(section(f"*Reviewer:* {_clip_escaped(view, 600)}"))
+        blocks.append(section(f"*Reviewer:* {clip_escaped(view, 600)}"))
     buttons = []
     if card.claim_count:
         label = f"Show claims ({card.claim_count})"
@@ -221,11 +253,11 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
 
 
 def paper_list(query: str, matches: PaperMatches) -> Message:
-    blocks: list[Block] = [section(f"Papers matching “{_clip_escaped(query, 200)}”:")]
+    blocks: list[Block] = [section(f"Papers matching “{clip_escaped(query, 200)}”:")]
     for ref in matches.papers[:15]:
-        line = f"*{_clip_escaped(ref.title or ref.name or ref.key, 200)}*"
+        line = f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"
         if ref.subtitle and not ref.title:
-            line += f"\n{_clip_escaped(ref.subtitle, 200)}"
+            line += f"\n{clip_escaped(ref.subtitle, 200)}"
         if ref.digest_date:
             line += f"\n_{ref.digest_date.isoformat()}_"
         blocks.append({
@@ -240,7 +272,7 @@ def no_paper(query: str) -> Message:
     return _finish(
         f"No paper matches “{query}”.",
         [section(
-            f"No paper matches “{_clip_escaped(query, 200)}”.\n"
+            f"No paper matches “{clip_escaped(query, 200)}”.\n"
             "Try an arXiv ID (`2609.35259`) or link, a title, a method name (`GAPO`), "
             "or a few words from the abstract."
         )],
@@ -251,7 +283,7 @@ def no_paper(query: str) -> Message:
 
 
 def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
-    paper = _clip_escaped(hit.paper.title or hit.paper.name or hit.paper.key, 150)
+    paper = clip_escaped(hit.paper.title or hit.paper.name or hit.paper.key, 150)
     zh, en = (CLAIM_PREVIEW, QUOTE_PREVIEW) if preview else (1200, 1500)
     if hit.source == "review":
         where = f"*{paper}* · claim {hit.number}"
@@ -270,7 +302,7 @@ def addressed_claim(found: AddressedClaim) -> Message:
     blocks: list[Block] = [claim_hit(hit, preview=False) for hit in found.hits[:5]]
     papers = {hit.paper.key: hit.paper for hit in found.hits} or {p.key: p for p in found.papers}
     if not found.hits:
-        name = _clip_escaped(found.papers[0].label, 150)
+        name = clip_escaped(found.papers[0].label, 150)
         blocks.append(section(f"*{name}* has no claim `{esc(found.address)}`."))
     buttons = [button(f"Open {ref.label}", ids.OPEN_PAPER, {"paper": ref.key})
                for ref in list(papers.values())[:5]]  # fmt: skip
@@ -282,13 +314,13 @@ def claim_page(typed: str, page: ClaimPage) -> Message:
     if not page.hits:
         what = "on that page" if page.page > 1 else "for that search"
         return _finish(f"No claims {what}.", [section(
-            f"No claims match “{_clip_escaped(typed, 200)}”"
+            f"No claims match “{clip_escaped(typed, 200)}”"
             + (f" (page {page.page})." if page.page > 1 else ".")
             + "\nTry fewer words, another spelling, or drop `paper:` / `since:` / `until:`."
         )])  # fmt: skip
     first = (page.page - 1) * 10 + 1
     blocks: list[Block] = [context(
-        f"Claims matching “{_clip_escaped(typed, 200)}” · "
+        f"Claims matching “{clip_escaped(typed, 200)}” · "
         f"{first}–{first + len(page.hits) - 1}"
     )]  # fmt: skip
     blocks += [claim_hit(hit) for hit in page.hits]
@@ -391,18 +423,18 @@ def first_sentence(text: str | None) -> str | None:
 
 def digest_paper(paper: PaperDetails) -> Block:
     ref = paper.ref
-    title = _clip_escaped(ref.title or ref.name or ref.subtitle or ref.key, 200)
+    title = clip_escaped(ref.title or ref.name or ref.subtitle or ref.key, 200)
     if ref.title or ref.name:  # the subtitle is shown as the summary below instead
         ref = replace(ref, subtitle=None)
     arxiv = link(paper.arxiv_url, f"arXiv {ref.arxiv_id}") if ref.arxiv_id else ""
     lines = [f"*{title}*" + (f" · {arxiv}" if arxiv else "")]
     summary = first_sentence(paper.positioning or paper.abstract_en)
     if summary and not summary.startswith((ref.subtitle or "-").rstrip("…")):
-        lines.append(_clip_escaped(summary, 240))
+        lines.append(clip_escaped(summary, 240))
     facts = [f"{paper.claim_count} claims"] if paper.claim_count else []
     view = verdict(paper)
     if view:
-        facts.append(f"Reviewer: {_clip_escaped(view, 160)}")
+        facts.append(f"Reviewer: {clip_escaped(view, 160)}")
     if facts:
         lines.append("_" + " · ".join(facts) + "_")
     return section("\n".join(lines))
@@ -449,7 +481,7 @@ def subscription_messages(day: date, matches: list[Match]) -> list[dict[str, Any
     ]
     for match in shown:
         blocks.append(digest_paper(match.paper))
-        words = ", ".join(f"“{_clip_escaped(w, 60)}”" for w in match.words)
+        words = ", ".join(f"“{clip_escaped(w, 60)}”" for w in match.words)
         blocks.append(context(f"matches {words}"))
     if len(matches) > len(shown):
         blocks.append(context(f"…and {len(matches) - len(shown)} more: search with `/paper`."))
@@ -466,11 +498,11 @@ def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
             "listing new papers that match."
         ))  # fmt: skip
     for item in followed:
-        where = "you" if item.is_user else f"<#{item.subscriber}>"
-        when = f" at {item.post_time}" if item.post_time else ""
+        where = "you" if item.is_user else channel_mention(item.subscriber)
+        when = f" at {esc(item.post_time)}" if item.post_time else ""
         blocks.append({
             "type": "section",
-            "text": mrkdwn(f"“{_clip_escaped(item.words, 200)}” · for {where}{when}"),
+            "text": mrkdwn(f"“{clip_escaped(item.words, 200)}” · for {where}{when}"),
             "accessory": button("Remove", ids.REMOVE_SUBSCRIPTION, {"sub": item.id}),
         })  # fmt: skip
     return _finish(note or f"{len(followed)} subscriptions", blocks)
@@ -478,7 +510,7 @@ def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
 
 def channel_subscribed(words: str, post_time: str | None, by: str) -> Message:
     """Told in a channel when an admin subscribes it."""
-    when = f" at {post_time}" if post_time else ""
+    when = f" at {esc(post_time)}" if post_time else ""
     who = f", set up by <@{by}>" if ids.is_user_id(by) else ""
     text = f"This channel now gets a daily list of new papers matching “{esc(words)}”{when}{who}."
     return _finish(f"This channel now follows “{words}”", [section(text)])
@@ -491,10 +523,10 @@ def paper_unfurl(card: PaperDetails, *, show: bool = True) -> dict[str, Any]:
     """A compact card for a pasted arXiv link: title, one line, claim count, and (`show`)
     a Show claims button."""
     ref = card.ref
-    lines = [f"*{_clip_escaped(ref.title or ref.name or ref.key, 200)}*"]
+    lines = [f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"]
     summary = first_sentence(card.positioning or card.abstract_en)
     if summary:
-        lines.append(_clip_escaped(summary, 280))
+        lines.append(clip_escaped(summary, 280))
     facts = [f"arXiv {esc(ref.arxiv_id)}"] if ref.arxiv_id else []
     facts.append(f"{card.claim_count} claims" if card.claim_count else "no reviewed claims")
     if card.finding_count:
@@ -528,7 +560,7 @@ def home_view(home: Home) -> dict[str, Any]:
     if latest is None:
         blocks.append(context("No summary has been posted yet."))
     else:
-        where = f"<#{latest.channel}>" if ids.is_channel_id(latest.channel) else "the channel"
+        where = channel_mention(latest.channel)
         blocks.append(context(
             f"{latest.posted_at:%Y-%m-%d %H:%M} UTC in {where} · {len(latest.papers)} papers"
         ))  # fmt: skip

@@ -124,7 +124,7 @@ def ingest_done(report: IngestReport) -> Message:
         lines.append(f"• `{blocks.esc(error['path'])}`: {blocks.esc(error['error'])}")
     if len(report.errors) > 10:
         lines.append(f"…and {len(report.errors) - 10} more errors (see `paperbot status`).")
-    return Message(text=text, blocks=[blocks.section(blocks.clip("\n".join(lines), 2900))])
+    return Message(text=text, blocks=[blocks.section("\n".join(lines))])
 
 
 def cannot_post_here() -> Message:
@@ -144,7 +144,7 @@ async def digest_preview(sessions: Sessions, channel: str, today: date) -> Messa
 
 
 def digest_outcome(outcome: digest.Outcome, channel: str) -> Message:
-    where = f"<#{channel}>" if is_channel_id(channel) else blocks.esc(channel)
+    where = blocks.channel_mention(channel)
     text = {
         "posted": f"Posted the summary of {outcome.papers} papers to {where}.",
         "nothing new": f"Nothing new to post to {where}.",
