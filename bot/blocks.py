@@ -252,8 +252,15 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     return _finish(f"{title} ({ref.arxiv_id or ref.key})", blocks)
 
 
+def search_notes(notes: Sequence[str]) -> list[Block]:
+    """What a search left out of what was typed (our own sentences), as a line of small
+    print; nothing when it searched everything."""
+    return [context(" ".join(notes))] if notes else []
+
+
 def paper_list(query: str, matches: PaperMatches) -> Message:
     blocks: list[Block] = [section(f"Papers matching “{clip_escaped(query, 200)}”:")]
+    blocks += search_notes(matches.notes)
     for ref in matches.papers[:15]:
         line = f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"
         if ref.subtitle and not ref.title:
@@ -268,14 +275,14 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
     return _finish(f"{len(matches.papers)} papers match “{query}”", blocks)
 
 
-def no_paper(query: str) -> Message:
+def no_paper(query: str, notes: Sequence[str] = ()) -> Message:
     return _finish(
         f"No paper matches “{query}”.",
         [section(
             f"No paper matches “{clip_escaped(query, 200)}”.\n"
             "Try an arXiv ID (`2609.35259`) or link, a title, a method name (`GAPO`), "
             "or a few words from the abstract."
-        )],
+        ), *search_notes(notes)],
     )  # fmt: skip
 
 
@@ -317,15 +324,17 @@ def claim_page(typed: str, page: ClaimPage) -> Message:
             f"No claims match “{clip_escaped(typed, 200)}”"
             + (f" (page {page.page})." if page.page > 1 else ".")
             + "\nTry fewer words, another spelling, or drop `paper:` / `since:` / `until:`."
-        )])  # fmt: skip
+        ), *search_notes(page.notes)])  # fmt: skip
     first = (page.page - 1) * 10 + 1
     blocks: list[Block] = [context(
         f"Claims matching “{clip_escaped(typed, 200)}” · "
         f"{first}–{first + len(page.hits) - 1}"
     )]  # fmt: skip
+    blocks += search_notes(page.notes)
     blocks += [claim_hit(hit) for hit in page.hits]
     if page.has_next:
-        value = {"q": typed[:500], "page": page.page + 1}
+        # 300 characters fit a button's value even if every one is escaped in JSON.
+        value = {"q": typed[:300], "page": page.page + 1}
         blocks.append(actions(button("Next page", ids.NEXT_PAGE, value)))
     return _finish(f"{len(page.hits)} claims match “{typed}”", blocks)
 

@@ -49,7 +49,7 @@ async def paper(sessions: Sessions, text: str) -> Message:
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
         if not matches.papers:
-            return blocks.no_paper(text.strip())
+            return blocks.no_paper(text.strip(), matches.notes)
         if matches.one is None:
             return blocks.paper_list(text.strip(), matches)
         details = await paper_details(session, matches.one.key)

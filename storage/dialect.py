@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, TextClause, bindparam, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.search_text import Query
+from storage.search_text import Query, SearchTooCostly
 
 # An arbitrary constant shared by every replica: "paperbot migrations".
 _MIGRATION_LOCK_ID = 0x7061706572
@@ -59,6 +63,37 @@ def check_foreign_keys(connection: Connection) -> None:
         broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
         if broken:
             raise RuntimeError(f"migration left rows with broken foreign keys: {broken[:5]}")
+
+
+@asynccontextmanager
+async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[None]:
+    """Stop the statements run inside past `seconds` with SearchTooCostly. PostgreSQL
+    cancels a statement past its `statement_timeout` (set for the rest of this read-only
+    transaction, whose other statements are cheap); SQLite
+    has no timeout, but a progress handler, called every few thousand steps of the
+    statement, interrupts it once the time is up."""
+    connection = await session.connection()
+    if connection.dialect.name == "postgresql":
+        await session.execute(text(f"SET LOCAL statement_timeout = {int(seconds * 1000)}"))
+        try:
+            yield
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) == "57014":  # query_canceled
+                raise SearchTooCostly() from None
+            raise
+        return
+    raw = (await connection.get_raw_connection()).driver_connection
+    assert raw is not None  # an aiosqlite connection
+    deadline = time.monotonic() + seconds
+    await raw.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    try:
+        yield
+    except DBAPIError as error:
+        if "interrupted" in str(error.orig):
+            raise SearchTooCostly() from None
+        raise
+    finally:
+        await raw.set_progress_handler(None, 0)
 
 
 # --- Full-text search -------------------------------------------------------------------

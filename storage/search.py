@@ -21,6 +21,9 @@ PAGE_SIZE = 10
 # Ranking looks at the newest this-many matches (see storage/dialect.py): enough for 100
 # pages, and the cost of a common word stays that of scoring these few.
 RANK_WINDOW = 1000
+# The most time the database may spend on one search; past it the user is asked for a
+# narrower one (a backstop: the query's own limits keep ordinary searches far below it).
+SEARCH_BUDGET_SECONDS = 0.8
 
 _ARXIV = re.compile(
     r"(?:(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org/(?:abs|pdf)|papers\.cool/arxiv)/"
@@ -59,6 +62,7 @@ class PaperRef:
 class PaperMatches:
     how: str  # "arxiv" | "title" | "name" | "text"
     papers: list[PaperRef]
+    notes: tuple[str, ...] = ()  # what the search left out of what was typed
 
     @property
     def one(self) -> PaperRef | None:
@@ -104,6 +108,7 @@ class ClaimPage:
     page: int
     has_next: bool
     papers: list[PaperRef] = field(default_factory=list)  # what `paper:` resolved to
+    notes: tuple[str, ...] = ()  # what the search left out of what was typed
 
 
 def arxiv_id(text: str) -> str | None:
@@ -154,9 +159,10 @@ async def lookup_paper(session: AsyncSession, text: str, *, limit: int = 10) -> 
         return found
     query = parse_query(text)
     if query.empty:
-        return PaperMatches("text", [])
-    ids = await dialect.match_papers(session, query, limit=limit, window=RANK_WINDOW)
-    return PaperMatches("text", await _refs_in_order(session, ids))
+        return PaperMatches("text", [], query.notes)
+    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+        ids = await dialect.match_papers(session, query, limit=limit, window=RANK_WINDOW)
+    return PaperMatches("text", await _refs_in_order(session, ids), query.notes)
 
 
 def parse_claim_search(text: str) -> ClaimSearch:
@@ -202,16 +208,17 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
         if search.words:  # only punctuation, emoji and the like: nothing to match
-            return ClaimPage(search, [], page, False, papers)
+            return ClaimPage(search, [], page, False, papers, query.notes)
         if where == dialect.ClaimFilter():
             raise BadQuery("Type some words to search for.")
         ids = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
     else:
-        ids = await dialect.match_claims(
-            session, query, where, limit=PAGE_SIZE + 1, offset=offset, window=RANK_WINDOW
-        )
+        async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+            ids = await dialect.match_claims(
+                session, query, where, limit=PAGE_SIZE + 1, offset=offset, window=RANK_WINDOW
+            )
     hits = await _hits(session, ids[:PAGE_SIZE], query)
-    return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers)
+    return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes)
 
 
 @dataclass(frozen=True)

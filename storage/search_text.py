@@ -36,8 +36,12 @@ _QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
 
 _ASCII_CONTROLS = {code: " " for code in (*range(0x20), 0x7F)}
 
+# What one search may ask of the database, whatever is typed in 300 characters: each
+# phrase is matched on its first tokens, and the terms and their tokens are counted.
 MAX_QUERY_CHARS = 300
 MAX_QUERY_TERMS = 12
+MAX_PHRASE_TOKENS = 8
+MAX_QUERY_TOKENS = 24
 
 
 @functools.cache
@@ -97,6 +101,7 @@ class Term:
 @dataclass(frozen=True)
 class Query:
     terms: tuple[Term, ...]
+    notes: tuple[str, ...] = ()  # what was left out of the search, told to the user
 
     @property
     def empty(self) -> bool:
@@ -109,6 +114,14 @@ class BadQuery(ValueError):
 
 class QueryTooLong(BadQuery):
     pass
+
+
+class SearchTooCostly(BadQuery):
+    def __init__(self) -> None:
+        super().__init__(
+            "That search needs more work than one search may take. Try fewer or rarer "
+            "words, or narrow it with `paper:` or `since:`."
+        )
 
 
 def parse_query(text: str) -> Query:
@@ -137,8 +150,35 @@ def parse_query(text: str) -> Query:
         for i, run in enumerate(runs):
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
         terms.append(Term(tuple(tokens), runs=tuple(runs)))
-    unique = {(term.tokens, term.prefix): term for term in reversed(terms)}
-    return Query(terms=tuple(reversed(unique.values()))[:MAX_QUERY_TERMS])
+    return _bounded(terms)
+
+
+def _bounded(terms: list[Term]) -> Query:
+    """The terms within the limits of one search, with a note for each thing left out:
+    a phrase's repeated tokens collapse to one (`a a a` is `a`), a long phrase keeps its
+    first tokens, repeated terms count once, and the terms stop at the limits."""
+    notes: dict[str, None] = {}
+    kept: dict[tuple[tuple[str, ...], bool], Term] = {}
+    total = 0
+    for term in terms:
+        tokens, runs = _collapsed(term.tokens), _collapsed(term.runs)[:MAX_PHRASE_TOKENS]
+        if len(tokens) < len(term.tokens):
+            notes["Repeated words in a row were searched once."] = None
+        if len(tokens) > MAX_PHRASE_TOKENS:
+            notes[f"A long phrase is matched on its first {MAX_PHRASE_TOKENS} words."] = None
+            tokens = tokens[:MAX_PHRASE_TOKENS]
+        if (tokens, term.prefix) in kept:
+            continue
+        if len(kept) == MAX_QUERY_TERMS or total + len(tokens) > MAX_QUERY_TOKENS:
+            notes[f"Only the first {len(kept)} search terms were used."] = None
+            break
+        total += len(tokens)
+        kept[tokens, term.prefix] = Term(tokens, term.prefix, runs)
+    return Query(terms=tuple(kept.values()), notes=tuple(notes))
+
+
+def _collapsed(items: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(item for i, item in enumerate(items) if i == 0 or item != items[i - 1])
 
 
 def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
