@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.fairness import SearchGate
 from bot.settings import Settings
 from jobs.ingest import IngestGuard
 
@@ -21,6 +22,7 @@ class Services:
     settings: Settings
     sessions: async_sessionmaker[AsyncSession]
     ingest_guard: IngestGuard = field(default_factory=IngestGuard)
+    searches: SearchGate = field(default_factory=SearchGate)
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
 
     @property

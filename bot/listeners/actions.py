@@ -42,14 +42,17 @@ def register(app: AsyncApp, services: Services) -> None:
     paper_button(ids.SHOW_CLAIMS, replies.show_claims)
 
     @app.action(ids.NEXT_PAGE)
-    async def next_page(ack: AsyncAck, action: dict[str, Any], respond: AsyncRespond) -> None:
+    async def next_page(
+        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond
+    ) -> None:
         await ack()
         wanted = ids.next_page(action.get("value"))
         if wanted is None:
             await send(respond, STALE)
             return
         text, page = wanted
-        await send(respond, await bounded(services, replies.claims(sessions, text, page)))
+        search = services.searches.run(body["user"]["id"], replies.claims(sessions, text, page))
+        await send(respond, await bounded(services, search))
 
     @app.action(ids.REMOVE_SUBSCRIPTION)
     async def remove(

@@ -38,12 +38,13 @@ def register(app: AsyncApp, services: Services) -> None:
 
             work = replies.subscription_command(sessions, verb.lower(), rest, asker, announce)
         else:
-            work = replies.paper(sessions, text)
+            work = services.searches.run(command["user_id"], replies.paper(sessions, text))
         await answer(services, ack, respond, work)
 
     @app.command("/claims")
     async def claims(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
-        await answer(services, ack, respond, replies.claims(sessions, command.get("text", "")))
+        search = replies.claims(sessions, command.get("text", ""))
+        await answer(services, ack, respond, services.searches.run(command["user_id"], search))
 
     @app.command("/digest")
     async def digest(
