@@ -20,7 +20,7 @@ async def held(release: asyncio.Event, started: list[str], name: str) -> blocks.
 
 
 async def test_a_second_search_from_the_same_user_is_told_to_wait() -> None:
-    gate, release, started = SearchGate(at_once=4), asyncio.Event(), []
+    gate, release, started = SearchGate(at_once=4), asyncio.Event(), list[str]()
     first = asyncio.create_task(gate.run("U1", held(release, started, "first")))
     await asyncio.sleep(0)
     assert await gate.run("U1", held(release, started, "second")) is WAIT
@@ -33,7 +33,7 @@ async def test_a_second_search_from_the_same_user_is_told_to_wait() -> None:
 
 
 async def test_searches_beyond_the_slots_queue_in_order() -> None:
-    gate, release, started = SearchGate(at_once=2), asyncio.Event(), []
+    gate, release, started = SearchGate(at_once=2), asyncio.Event(), list[str]()
     tasks = [asyncio.create_task(gate.run(f"U{i}", held(release, started, f"s{i}")))
              for i in range(5)]  # fmt: skip
     await asyncio.sleep(0.01)
