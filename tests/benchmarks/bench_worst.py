@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -251,7 +252,7 @@ def report(papers: int, stores: list[Store]) -> str:
         "| | " + " | ".join(s.name for s in stores) + " |",
         "|---|" + "---:|" * len(stores),
     ]
-    rows = [
+    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         ("flood, until the last answer", lambda f: f"{f['flood_s']:.2f} s"),
         ("searches answered / told to wait", lambda f: f"{f['answered']} / {f['told_to_wait']}"),
         ("slowest answer", lambda f: f"{f['slowest_s']:.2f} s"),
