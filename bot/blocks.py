@@ -432,7 +432,7 @@ def digest_messages(
     if rest:
         head.append(context(f"…and {len(rest)} more in the thread."))
     if more:
-        search = f"`/claims <words> since:{earliest.isoformat()}`" if earliest else "`/claims`"
+        search = esc(f"`/claims <words> since:{earliest}`") if earliest else "`/claims`"
         head.append(context(
             f"…and {more:,} earlier papers, not listed here: search them with {search}."
         ))  # fmt: skip
