@@ -41,7 +41,7 @@ async def deliver_due(
         # The job runs every few minutes: today's messages already sent are known from
         # one read, without taking the writers' turn for each subscriber again.
         done = await digests.claimed_ledgers(session, day.isoformat())
-    outcomes = {}
+    outcomes, seen = {}, subscriptions.Seen()
     for subscriber, own_time in sorted(due.items()):
         at = time.fromisoformat(own_time) if own_time else default_time
         if now.time() < at:
@@ -50,7 +50,8 @@ async def deliver_due(
             outcomes[subscriber] = Outcome("already claimed")
             continue
         try:
-            outcomes[subscriber] = await deliver_to(sessions, client, subscriber, render, day=day)
+            outcomes[subscriber] = await deliver_to(sessions, client, subscriber, render,
+                                                    day=day, seen=seen)  # fmt: skip
         except Exception as error:
             log.exception("subscription delivery to %s failed", subscriber)
             outcomes[subscriber] = Outcome("failed", error=f"{type(error).__name__}: {error}")
@@ -59,11 +60,11 @@ async def deliver_due(
 
 async def deliver_to(
     sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, subscriber: str,
-    render: Render, *, day: date,
+    render: Render, *, day: date, seen: subscriptions.Seen | None = None,
 ) -> Outcome:  # fmt: skip
     name = subscriptions.ledger(subscriber)
     async with sessions() as session:
-        found = await subscriptions.new_matches(session, subscriber)
+        found = await subscriptions.new_matches(session, subscriber, seen)
     if not found.words:
         if found.moved and found.through is not None:
             async with db.writing(sessions) as session:

@@ -145,10 +145,15 @@ class Found:
     moved: bool  # whether `through` is past the subscriber's current watermark
 
 
-async def new_matches(session: AsyncSession, subscriber: str) -> Found:
+# What one job run already matched: (words in lower case, low, high) → matching ids.
+Seen = dict[tuple[str, int, int], set[int]]
+
+
+async def new_matches(session: AsyncSession, subscriber: str, seen: Seen | None = None) -> Found:
     """Papers newer than the subscriber's watermark (first ingested since they subscribed)
     and never sent to them that match one of their subscriptions; oldest first. Only
-    reads: run it outside the writers' turn."""
+    reads: run it outside the writers' turn. `seen` shares matches between subscribers
+    who follow the same words over the same papers (most, once their watermarks agree)."""
     followed = await of(session, subscriber)
     window = await session.execute(
         select(func.min(Subscription.created_at), func.max(Subscription.matched_through)).where(
@@ -170,18 +175,26 @@ async def new_matches(session: AsyncSession, subscriber: str) -> Found:
     fresh = await digests.unrecorded(session, ledger(subscriber), list(candidates))
     words: dict[int, list[str]] = {}
     if fresh:
-        queries = [(s.words, parse_query(s.words)) for s in followed]
-        queries = [(text, query) for text, query in queries if not query.empty]
-        hits = await dialect.papers_matching(
-            session, [query for _, query in queries], min(fresh) - 1, max(fresh)
-        )
+        low = mark if mark is not None else min(candidates) - 1
+        shared = seen if seen is not None else {}
+        hits = await _matching(session, [s.words for s in followed], low, high, shared)
         for paper_id in fresh:
-            matched = [
-                text for (text, _), found in zip(queries, hits, strict=True) if paper_id in found
-            ]
+            matched = [w for w in (s.words for s in followed) if paper_id in hits[w.lower()]]
             if matched:
                 words[paper_id] = matched
     return Found(words, {p: candidates[p] for p in words}, high, True)
+
+
+async def _matching(
+    session: AsyncSession, followed: list[str], low: int, high: int, seen: Seen
+) -> dict[str, set[int]]:
+    """Words (in lower case) → the papers in (`low`, `high`] they match."""
+    todo = {w.lower() for w in followed} - {w for w, lo, hi in seen if (lo, hi) == (low, high)}
+    queries = {w: parse_query(w) for w in sorted(todo)}
+    queries = {w: query for w, query in queries.items() if not query.empty}
+    found = await dialect.papers_matching(session, list(queries.values()), low, high)
+    seen.update({(w, low, high): ids for w, ids in zip(queries, found, strict=True)})
+    return {w.lower(): seen.get((w.lower(), low, high), set()) for w in followed}
 
 
 async def advance(session: AsyncSession, subscriber: str, through: int) -> None:
