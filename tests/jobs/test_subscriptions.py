@@ -246,6 +246,6 @@ async def test_one_subscriber_s_error_is_logged_and_the_others_get_their_message
     (logged,) = [r for r in caplog.records if r.name == "jobs.subscriptions"]
     assert logged.getMessage() == "subscription delivery to UBROKEN failed"
     assert logged.exc_info is not None  # the traceback is in the log
-    async with LocalSlack() as slack:  # its papers were not lost: they come the next day
-        tomorrow = await run(sessions, slack, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
+    async with LocalSlack() as healed:  # its papers were not lost: they come the next day
+        tomorrow = await run(sessions, healed, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
     assert tomorrow["UBROKEN"].status == "posted" and tomorrow["UBROKEN"].papers == 1
