@@ -449,22 +449,34 @@ def digest_paper(paper: PaperDetails) -> Block:
     return section("\n".join(lines))
 
 
-def digest_messages(day: date, papers: list[PaperDetails]) -> list[dict[str, Any]]:
+def digest_messages(
+    day: date, papers: list[PaperDetails], more: int = 0, earliest: date | None = None
+) -> list[dict[str, Any]]:
     """The summary: one parent message with the first papers, the rest as thread replies,
-    each message inside Slack's limits."""
-    if not papers:
+    each message inside Slack's limits. `more` papers beyond those listed are counted and
+    pointed to (`/claims since:` their earliest digest date)."""
+    if not papers and not more:
         return [{"text": f"No new papers · {day.isoformat()}", "blocks": [
             header(f"Papers · {day.isoformat()}"), context("No new papers since the last summary."),
         ]}]  # fmt: skip
-    count = f"{len(papers)} new paper{'s' if len(papers) != 1 else ''}"
+    total = len(papers) + more
+    count = f"{total:,} new paper{'s' if total != 1 else ''}"
     head: list[Block] = [
         header(f"Papers · {day.isoformat()}"),
-        context(f"{count} since the last summary"),
+        context(
+            f"{count} since the last summary"
+            + (f", the newest {len(papers)} listed" if more else "")
+        ),
     ]
     head += [digest_paper(p) for p in papers[:DIGEST_PARENT_PAPERS]]
     rest = papers[DIGEST_PARENT_PAPERS:]
     if rest:
         head.append(context(f"…and {len(rest)} more in the thread."))
+    if more:
+        search = esc(f"`/claims <words> since:{earliest}`") if earliest else "`/claims`"
+        head.append(context(
+            f"…and {more:,} earlier papers, not listed here: search them with {search}."
+        ))  # fmt: skip
     messages = [_finish(f"{count} · {day.isoformat()}", head)]
     for start in range(0, len(rest), DIGEST_REPLY_PAPERS):
         chunk = rest[start : start + DIGEST_REPLY_PAPERS]
@@ -480,10 +492,14 @@ def digest_messages(day: date, papers: list[PaperDetails]) -> list[dict[str, Any
 MAX_SUBSCRIPTION_PAPERS = 20
 
 
-def subscription_messages(day: date, matches: list[Match]) -> list[dict[str, Any]]:
-    """The daily message of a subscriber: new papers matching the words they follow."""
+def subscription_messages(
+    day: date, matches: list[Match], total: int | None = None
+) -> list[dict[str, Any]]:
+    """The daily message of a subscriber: new papers matching the words they follow
+    (`total` of them, when only some are given)."""
     shown = matches[:MAX_SUBSCRIPTION_PAPERS]
-    count = f"{len(matches)} new paper{'s' if len(matches) != 1 else ''}"
+    total = max(total or 0, len(matches))
+    count = f"{total:,} new paper{'s' if total != 1 else ''}"
     blocks: list[Block] = [
         header(f"Papers you follow · {day.isoformat()}"),
         context(f"{count} matching your subscriptions · `/paper subscriptions` to change them"),
@@ -492,8 +508,8 @@ def subscription_messages(day: date, matches: list[Match]) -> list[dict[str, Any
         blocks.append(digest_paper(match.paper))
         words = ", ".join(f"“{clip_escaped(w, 60)}”" for w in match.words)
         blocks.append(context(f"matches {words}"))
-    if len(matches) > len(shown):
-        blocks.append(context(f"…and {len(matches) - len(shown)} more: search with `/paper`."))
+    if total > len(shown):
+        blocks.append(context(f"…and {total - len(shown):,} more: search with `/paper`."))
     message = _finish(f"{count} you follow · {day.isoformat()}", blocks)
     return [{"text": message.text, "blocks": message.blocks}]
 

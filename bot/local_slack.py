@@ -11,7 +11,7 @@ import asyncio
 import itertools
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
@@ -55,7 +55,7 @@ class LocalSlack:
             await asyncio.sleep(0.02)
         return self.called(method)
 
-    async def start(self) -> LocalSlack:
+    async def start(self) -> Self:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
         app.router.add_post("/respond/{name}", self._respond)
@@ -74,7 +74,7 @@ class LocalSlack:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    async def __aenter__(self) -> LocalSlack:
+    async def __aenter__(self) -> Self:
         return await self.start()
 
     async def __aexit__(self, *exc: object) -> None:

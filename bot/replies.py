@@ -134,12 +134,22 @@ def cannot_post_here() -> Message:
     )
 
 
-async def digest_preview(sessions: Sessions, channel: str, today: date) -> Message:
+async def digest_preview(
+    sessions: Sessions, channel: str, today: date, *, offline: bool = False
+) -> Message:
+    """The next summary's first message; `offline` (`ask`, `shell`) for `/digest post`,
+    which there posts nothing and records nothing."""
     payloads = await digest.preview(sessions, channel, blocks.digest_messages, today=today)
+    unposted = (
+        "Offline, nothing was posted or recorded: `paperbot digest --post` posts for real. "
+        if offline
+        else ""
+    )
     if not payloads:
-        return blocks.text_reply("Nothing new since the last summary.")
+        return blocks.text_reply(unposted + "Nothing new since the last summary.")
     first = payloads[0]
-    note = f"Preview of the next summary ({len(payloads) - 1} thread replies not shown)."
+    replies = f"{len(payloads) - 1} thread replies not shown"
+    note = unposted + f"Preview of the next summary ({replies})."
     return Message(text=first["text"], blocks=[blocks.context(note), *first["blocks"]][:50])
 
 

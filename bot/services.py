@@ -23,6 +23,8 @@ class Services:
     sessions: async_sessionmaker[AsyncSession]
     ingest_guard: IngestGuard = field(default_factory=IngestGuard)
     searches: SearchGate = field(default_factory=SearchGate)
+    # `ask` and `shell`: Slack is a local stand-in, so nothing may be recorded as posted.
+    offline: bool = False
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
 
     @property

@@ -113,7 +113,7 @@ async def offline_bot(settings: Settings) -> AsyncIterator[OfflineBot]:
     """The app on the configured database, talking to a local stand-in for Slack."""
     async with db.open_engine(settings.database_url) as engine, LocalSlack() as slack:
         await db.upgrade(engine)
-        services = Services(settings, db.session_factory(engine))
+        services = Services(settings, db.session_factory(engine), offline=True)
         secret = settings.slack_signing_secret or secrets.token_hex(16)
         app = build_app(
             services,

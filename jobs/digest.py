@@ -1,33 +1,47 @@
 """The daily summary job: post the papers new for a channel, exactly once per period.
 
 The period is claimed in the ledger (its own committed transaction) before anything is
-sent; the post is then recorded with its Slack ts and the papers it covered. A failed
-post leaves the period marked failed and its papers unposted, so the next run posts them.
-Rendering is passed in (the bot's Block Kit module): jobs does not import the bot.
+sent. As soon as Slack accepts the first message, the post is recorded as sent with its
+Slack ts and every paper it covers; its thread replies are recorded one by one as they go
+out. A failed first message leaves the period marked failed and its papers unposted, so
+the next run posts them; a failed or interrupted reply is sent by the next run, in the
+same thread. A task cancelled while a message is on its way (shutdown) still records what
+Slack accepted before it stops. Rendering is passed in (the bot's Block Kit module): jobs
+does not import the bot.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TypeVar
 
 import aiohttp
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from storage import db, digests
+from storage.digests import Payload, Pending
 from storage.models import utcnow
 from storage.search import PaperDetails
 
 log = logging.getLogger(__name__)
 
-Payload = dict[str, Any]  # {"text": ..., "blocks": [...]}
-Render = Callable[[date, list[PaperDetails]], list[Payload]]
+# A summary lists at most this many papers (the newest); it counts the others, says where
+# to find them, and covers them: an archive of 10,000 papers is one post, not 667, and not
+# a second flood the next morning.
+LISTED = 100
+
+# day, the papers listed, how many more it covers, the earliest digest date among all
+Render = Callable[[date, list[PaperDetails], int, date | None], list[Payload]]
+Find = Callable[[AsyncSession], Awaitable["Delivery"]]
+SLACK_ERRORS = (SlackClientError, aiohttp.ClientError, TimeoutError)
+T = TypeVar("T")
 
 
 def manual_period() -> str:
@@ -40,7 +54,23 @@ class Outcome:
     status: str  # "posted" | "nothing new" | "already claimed" | "failed"
     papers: int = 0
     ts: str | None = None
-    error: str | None = None
+    error: str | None = None  # for "posted": thread replies left for the next run
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What one post covers: every paper recorded under its ledger once Slack accepts the
+    first message (those only counted too), and its messages (the first, then its thread).
+    `record` adds writes to that same transaction, or, when nothing is to be posted, to
+    the run's (a subscriber's watermark)."""
+
+    paper_ids: list[int]
+    messages: list[Payload]
+    record: Callable[[AsyncSession], Awaitable[None]] | None = None
+
+
+def _summary(render: Render, today: date, found: Pending) -> list[Payload]:
+    return render(today, found.papers, len(found.paper_ids) - len(found.papers), found.earliest)
 
 
 async def preview(
@@ -49,8 +79,8 @@ async def preview(
 ) -> list[Payload]:  # fmt: skip
     """The messages the next summary would post to `channel` (none when nothing is new)."""
     async with sessions() as session:
-        found = await digests.pending(session, channel, now=now or utcnow())
-    return render(today, found.papers) if found.papers else []
+        found = await digests.pending(session, channel, now=now or utcnow(), listed=LISTED)
+    return _summary(render, today, found) if found.paper_ids else []
 
 
 async def post(
@@ -61,53 +91,165 @@ async def post(
     """Post what is new for `channel` as `period`; with `when_empty`, a short "nothing
     new" message when there is nothing (still once per period)."""
 
-    async def find(session: AsyncSession) -> list[PaperDetails]:
-        return (await digests.pending(session, channel, now=now or utcnow())).papers
+    async def find(session: AsyncSession) -> Delivery:
+        found = await digests.pending(session, channel, now=now or utcnow(), listed=LISTED)
+        return Delivery(found.paper_ids, _summary(render, today, found))
 
     async def to_channel() -> str:
         return channel
 
-    return await deliver(
-        sessions, client, ledger=channel, period=period, find=find,
-        render=lambda papers: render(today, papers), destination=to_channel,
-        when_empty=when_empty,
-    )  # fmt: skip
+    return await deliver(sessions, client, ledger=channel, period=period, find=find,
+                         destination=to_channel, when_empty=when_empty)  # fmt: skip
 
 
 async def deliver(
     sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, *, ledger: str,
-    period: str, find: Callable[[AsyncSession], Awaitable[list[PaperDetails]]],
-    render: Callable[[list[PaperDetails]], list[Payload]],
-    destination: Callable[[], Awaitable[str]], when_empty: bool = False,
+    period: str, find: Find, destination: Callable[[], Awaitable[str]],
+    when_empty: bool = False,
 ) -> Outcome:  # fmt: skip
     """Send what `find` returns to `destination` once for (`ledger`, `period`): the first
     message, then the others as its thread. `ledger` names whose papers these are (a
-    channel, or a subscriber); no paper is recorded twice under one ledger."""
+    channel, or a subscriber); no paper is recorded twice under one ledger. Thread replies
+    an earlier post under `ledger` still owes are sent first."""
+    await resume(sessions, client, ledger)
     async with db.writing(sessions) as session:
         # Writers take turns. A post in flight is looked for before what is pending is
         # read: one that finishes in between has its papers recorded by then (one commit).
         if await digests.busy(session, ledger, period):
             return Outcome("already claimed")
-        papers = await find(session)
-        if not papers and not when_empty:
+        delivery = await find(session)
+        if not delivery.paper_ids and not when_empty:
+            if delivery.record:
+                await delivery.record(session)
             return Outcome("nothing new")
         post_id = await digests.claim(session, ledger, period)
         if post_id is None:
             return Outcome("already claimed")
-    messages = render(papers)
     try:
         channel = await destination()
-        parent = await client.chat_postMessage(channel=channel, **messages[0])
-        ts = str(parent["ts"])
-        for reply in messages[1:]:
-            await client.chat_postMessage(channel=channel, thread_ts=ts, **reply)
-    except (SlackApiError, aiohttp.ClientError, TimeoutError) as error:
-        reason = f"{type(error).__name__}: {error}"
-        log.error("post to %s for %s failed: %s", ledger, period, reason)
-        async with sessions.begin() as session:
-            await digests.failed(session, post_id, reason)
-        return Outcome("failed", error=reason)
+    except BaseException as error:  # the claim must not hold the ledger until IN_FLIGHT
+        await _to_the_end(_record_failure(sessions, ledger, period, post_id, error))
+        if isinstance(error, SLACK_ERRORS):
+            return Outcome("failed", error=_reason(error))
+        raise
+    try:
+        sent = await _to_the_end(_send_first(sessions, client, ledger, period, post_id,
+                                             channel, delivery))  # fmt: skip
+    except asyncio.CancelledError:
+        # What Slack accepted is recorded; the thread replies go out with the next run.
+        await _to_the_end(_stop_sending(sessions, post_id))
+        raise
+    if sent.ts is None:
+        return sent
+    left = await _send_replies(sessions, client, ledger, post_id, channel, sent.ts,
+                               delivery.messages[1:])  # fmt: skip
+    log.info("posted to %s for %s: %d papers", ledger, period, len(delivery.paper_ids))
+    return Outcome("posted", len(delivery.paper_ids), sent.ts, left)
+
+
+async def _send_first(
+    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, ledger: str,
+    period: str, post_id: int, channel: str, delivery: Delivery,
+) -> Outcome:  # fmt: skip
+    """Post the first message and record the post as sent (with its papers) at once."""
+    try:
+        parent = await client.chat_postMessage(channel=channel, **delivery.messages[0])
+    except SLACK_ERRORS as error:
+        await _record_failure(sessions, ledger, period, post_id, error)
+        return Outcome("failed", error=_reason(error))
+    ts = str(parent["ts"])
     async with sessions.begin() as session:
-        await digests.posted(session, post_id, ledger, ts, [p.ref.id for p in papers])
-    log.info("posted to %s for %s: %d papers", ledger, period, len(papers))
-    return Outcome("posted", len(papers), ts)
+        await digests.posted(
+            session, post_id, ledger, ts=ts, slack_channel=channel,
+            paper_ids=delivery.paper_ids, replies=delivery.messages[1:],
+        )  # fmt: skip
+        if delivery.record:
+            await delivery.record(session)
+    return Outcome("posted", len(delivery.paper_ids), ts)
+
+
+async def _send_replies(
+    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, ledger: str,
+    post_id: int, channel: str, ts: str, replies: list[Payload],
+) -> str | None:  # fmt: skip
+    """Send the thread replies in order, recording each as it is accepted; the post is
+    then no longer being sent. Returns why some are left for the next run, if any are."""
+    try:
+        for done, reply in enumerate(replies, start=1):
+            await _to_the_end(_send_reply(sessions, client, post_id, channel, ts, reply,
+                                          replies[done:]))  # fmt: skip
+    except SLACK_ERRORS as error:
+        left = f"{len(replies) - done + 1} of {len(replies)} thread replies left for the next " \
+               f"run: {_reason(error)}"  # fmt: skip
+        log.error("post to %s (%s): %s", ledger, ts, left)
+        await _stop_sending(sessions, post_id, left)
+        return left
+    except asyncio.CancelledError:
+        await _to_the_end(_stop_sending(sessions, post_id))
+        raise
+    await _stop_sending(sessions, post_id)
+    return None
+
+
+async def _send_reply(
+    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, post_id: int,
+    channel: str, ts: str, reply: Payload, left: list[Payload],
+) -> None:  # fmt: skip
+    await client.chat_postMessage(channel=channel, thread_ts=ts, **reply)
+    async with sessions.begin() as session:
+        await digests.reply_sent(session, post_id, left)
+
+
+async def resume(
+    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, ledger: str
+) -> None:
+    """Send the thread replies that earlier posts under `ledger` still owe, in their
+    threads; the first messages are never sent again."""
+    async with sessions() as session:
+        if not await digests.has_unfinished(session, ledger):
+            return
+    async with db.writing(sessions) as session:
+        unfinished = await digests.take_unfinished(session, ledger)
+    for post in unfinished:
+        left = await _send_replies(sessions, client, ledger, post.id, post.slack_channel,
+                                   post.ts, post.replies)  # fmt: skip
+        if left is None:
+            log.info("sent the %d thread replies %s (%s) still owed", len(post.replies),
+                     ledger, post.ts)  # fmt: skip
+
+
+async def _record_failure(
+    sessions: async_sessionmaker[AsyncSession], ledger: str, period: str, post_id: int,
+    error: BaseException,
+) -> None:  # fmt: skip
+    reason = _reason(error)
+    log.error("post to %s for %s failed: %s", ledger, period, reason)
+    async with sessions.begin() as session:
+        await digests.failed(session, post_id, reason)
+
+
+async def _stop_sending(
+    sessions: async_sessionmaker[AsyncSession], post_id: int, error: str | None = None
+) -> None:
+    async with sessions.begin() as session:
+        await digests.stop_sending(session, post_id, error)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, asyncio.CancelledError):
+        return "stopped before it was sent"
+    return f"{type(error).__name__}: {error}"
+
+
+async def _to_the_end(work: Awaitable[T]) -> T:
+    """Await `work` to its end even when this task is cancelled meanwhile (shutdown); the
+    cancellation then goes on. A message Slack accepted is recorded before the task
+    stops, so it is never sent again."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait([task])
+        if not task.cancelled() and task.exception() is not None:
+            log.error("while stopping: %s", _reason(task.exception()))  # type: ignore[arg-type]
+        raise

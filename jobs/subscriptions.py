@@ -3,22 +3,31 @@ the words they follow; a user gets a direct message, a channel a post.
 
 Each (subscriber, day) goes through the same exactly-once ledger as the daily summary
 (jobs/digest.deliver), so replicas and restarts never send a day's message twice.
+Matching only reads, outside the writers' turn; the turn is taken to claim and record,
+or to move a subscriber's watermark past papers that matched nothing. One subscriber's
+failure is logged and the others still get their message.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import date, datetime, time
 
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from jobs.digest import Outcome, Payload, deliver
-from storage import digests, subscriptions
-from storage.search import PaperDetails
+from jobs.digest import Delivery, Outcome, deliver
+from storage import db, digests, subscriptions
+from storage.digests import Payload
 from storage.subscriptions import Match
 
-Render = Callable[[date, list[Match]], list[Payload]]
+log = logging.getLogger(__name__)
+
+# day, the matches listed (the newest), how many matched in all
+Render = Callable[[date, list[Match], int], list[Payload]]
+# A message lists at most this many matches; it counts the others.
+LISTED = 20
 
 
 async def deliver_due(
@@ -32,28 +41,45 @@ async def deliver_due(
         # The job runs every few minutes: today's messages already sent are known from
         # one read, without taking the writers' turn for each subscriber again.
         done = await digests.claimed_ledgers(session, day.isoformat())
-    outcomes = {}
+    outcomes, seen = {}, subscriptions.Seen()
     for subscriber, own_time in sorted(due.items()):
         at = time.fromisoformat(own_time) if own_time else default_time
         if now.time() < at:
             continue
         if subscriptions.ledger(subscriber) in done:
             outcomes[subscriber] = Outcome("already claimed")
-        else:
-            outcomes[subscriber] = await deliver_to(sessions, client, subscriber, render, day=day)
+            continue
+        try:
+            outcomes[subscriber] = await deliver_to(sessions, client, subscriber, render,
+                                                    day=day, seen=seen)  # fmt: skip
+        except Exception as error:
+            log.exception("subscription delivery to %s failed", subscriber)
+            outcomes[subscriber] = Outcome("failed", error=f"{type(error).__name__}: {error}")
     return outcomes
 
 
 async def deliver_to(
     sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, subscriber: str,
-    render: Render, *, day: date,
+    render: Render, *, day: date, seen: subscriptions.Seen | None = None,
 ) -> Outcome:  # fmt: skip
-    matches: dict[int, Match] = {}
+    name = subscriptions.ledger(subscriber)
+    async with sessions() as session:
+        found = await subscriptions.new_matches(session, subscriber, seen)
+    if not found.words:
+        if found.moved and found.through is not None:
+            async with db.writing(sessions) as session:
+                await subscriptions.advance(session, subscriber, found.through)
+        return Outcome("nothing new")
 
-    async def find(session: AsyncSession) -> list[PaperDetails]:
-        found = await subscriptions.new_matches(session, subscriber)
-        matches.update({match.paper.ref.id: match for match in found})
-        return [match.paper for match in found]
+    async def record(session: AsyncSession) -> None:
+        if found.through is not None:
+            await subscriptions.advance(session, subscriber, found.through)
+
+    async def find(session: AsyncSession) -> Delivery:
+        # In the writers' turn: leave out what another run sent since the matching.
+        fresh = await digests.unrecorded(session, name, list(found.words))
+        listed = await subscriptions.matches(session, found, fresh[-LISTED:])
+        return Delivery(fresh, render(day, listed, len(fresh)), record)
 
     async def destination() -> str:
         if not subscriptions.is_user(subscriber):
@@ -61,8 +87,5 @@ async def deliver_to(
         opened = await client.conversations_open(users=subscriber)
         return str(opened["channel"]["id"])
 
-    return await deliver(
-        sessions, client, ledger=subscriptions.ledger(subscriber), period=day.isoformat(),
-        find=find, render=lambda papers: render(day, [matches[p.ref.id] for p in papers]),
-        destination=destination,
-    )  # fmt: skip
+    return await deliver(sessions, client, ledger=name, period=day.isoformat(), find=find,
+                         destination=destination)  # fmt: skip

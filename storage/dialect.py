@@ -281,33 +281,39 @@ async def match_papers(
     return [row[0] for row in rows]
 
 
-async def papers_matching(session: AsyncSession, query: Query, paper_ids: list[int]) -> set[int]:
-    """Which of these papers match the query in their own text or in one of their claims
-    (what `/paper` and `/claims` would find). Meant for a day's new papers: the claims of
-    a few papers form a short range of ids, which keeps common words cheap."""
-    if not paper_ids:
-        return set()
-    params: dict[str, Any] = {"paper_ids": paper_ids}
+async def papers_matching(
+    session: AsyncSession, queries: list[Query], low: int, high: int
+) -> list[set[int]]:
+    """For each query, which papers with ids in (`low`, `high`] match it in their own text
+    or in one of their claims (what `/paper` and `/claims` would find). Meant for the
+    papers new since a subscriber's last look: a range of ids binds two numbers however
+    many papers it holds, and the claims of recent papers form a short range of ids too,
+    which keeps common words cheap."""
+    params: dict[str, Any] = {"low": low, "high": high}
     if session.get_bind().dialect.name == "sqlite":
-        params["match"] = _fts5(query)
         bounds = await session.execute(
-            _bind("SELECT min(id), max(id) FROM claims WHERE paper_id IN :paper_ids", params),
+            text("SELECT min(id), max(id) FROM claims WHERE paper_id > :low AND paper_id <= :high"),
             params,
         )
-        params["low"], params["high"] = bounds.one()
+        params["claim_low"], params["claim_high"] = bounds.one()
         sql = """
-            SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match AND rowid IN :paper_ids
+            SELECT rowid FROM papers_fts
+            WHERE papers_fts MATCH :match AND rowid > :low AND rowid <= :high
             UNION
             SELECT c.paper_id FROM claims_fts f JOIN claims c ON c.id = f.rowid
-            WHERE claims_fts MATCH :match AND f.rowid BETWEEN :low AND :high
-              AND c.paper_id IN :paper_ids"""
+            WHERE claims_fts MATCH :match AND f.rowid BETWEEN :claim_low AND :claim_high
+              AND c.paper_id > :low AND c.paper_id <= :high"""
+        render = _fts5
     else:
-        params["match"] = _tsquery(query)
         sql = """
-            SELECT p.id FROM papers p WHERE p.id IN :paper_ids
+            SELECT p.id FROM papers p WHERE p.id > :low AND p.id <= :high
               AND p.search_fts @@ to_tsquery('simple', :match)
             UNION
-            SELECT c.paper_id FROM claims c WHERE c.paper_id IN :paper_ids
+            SELECT c.paper_id FROM claims c WHERE c.paper_id > :low AND c.paper_id <= :high
               AND c.search_fts @@ to_tsquery('simple', :match)"""
-    rows = await session.execute(_bind(sql, params), params)
-    return {row[0] for row in rows}
+        render = _tsquery
+    found = []
+    for query in queries:
+        rows = await session.execute(text(sql), params | {"match": render(query)})
+        found.append({row[0] for row in rows})
+    return found

@@ -206,8 +206,16 @@ class DigestPost(Base):
     channel: Mapped[str] = mapped_column(String(64))
     # A scheduled firing as ISO time ("2026-12-02T09:00:00+00:00") or "manual:<id>".
     period: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16))  # claimed | posted | failed
+    # claimed (being sent) | posted (Slack accepted its first message) | failed
+    status: Mapped[str] = mapped_column(String(16))
     slack_ts: Mapped[str | None] = mapped_column(String(32))
+    # The conversation its first message went to (a user's direct message has its own id):
+    # missing thread replies are sent there later.
+    slack_channel: Mapped[str | None] = mapped_column(String(32))
+    # Thread replies not sent yet, as Slack payloads; None when every reply went out.
+    pending_replies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
+    # Set while a process sends this post's messages; one older than IN_FLIGHT died.
+    sending_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -252,3 +260,7 @@ class Subscription(Base):
     post_time: Mapped[str | None] = mapped_column(String(5))
     created_by: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The newest paper id matched against the subscriber's words (whether or not it
+    # matched): later runs look only at newer papers. The same on all of a subscriber's
+    # rows; None on a new subscriber's, who starts from `created_at`.
+    matched_through: Mapped[int | None] = mapped_column(Integer)

@@ -1,7 +1,9 @@
 """Subscriptions: the words a user or a channel follows, and which new papers match them.
 
 A subscriber's deliveries are recorded in the summary ledger (storage/digests.py) under
-`sub:<subscriber>`: one post per day, and never the same paper twice.
+`sub:<subscriber>`: one post per day, and never the same paper twice. A watermark (the
+newest paper id looked at) moves forward also when nothing matched, so each run matches
+only the papers that arrived since the last one.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, digests
-from storage.models import Subscription
+from storage.models import Paper, Subscription
 from storage.search import PaperDetails, papers_details
 from storage.search_text import BadQuery, parse_query
 
@@ -133,22 +135,81 @@ async def subscribers(session: AsyncSession) -> dict[str, str | None]:
     return {subscriber: post_time for subscriber, post_time in rows}
 
 
-async def new_matches(session: AsyncSession, subscriber: str) -> list[Match]:
-    """Papers first ingested since the subscriber subscribed and since their last post,
-    never sent to them, that match one of their subscriptions; oldest first."""
-    name = ledger(subscriber)
+@dataclass(frozen=True)
+class Found:
+    """What a subscriber's words matched among the papers new to them."""
+
+    words: dict[int, list[str]]  # paper id → the subscriptions it matched, oldest first
+    keys: dict[int, str]  # paper id → key, of the matched papers
+    through: int | None  # the newest paper id looked at: the subscriber's next watermark
+    moved: bool  # whether `through` is past the subscriber's current watermark
+
+
+# What one job run already matched: (words in lower case, low, high) → matching ids.
+Seen = dict[tuple[str, int, int], set[int]]
+
+
+async def new_matches(session: AsyncSession, subscriber: str, seen: Seen | None = None) -> Found:
+    """Papers newer than the subscriber's watermark (first ingested since they subscribed)
+    and never sent to them that match one of their subscriptions; oldest first. Only
+    reads: run it outside the writers' turn. `seen` shares matches between subscribers
+    who follow the same words over the same papers (most, once their watermarks agree)."""
     followed = await of(session, subscriber)
-    if not followed:
-        return []
-    start = await session.execute(
-        select(func.min(Subscription.created_at)).where(Subscription.subscriber == subscriber)
+    window = await session.execute(
+        select(func.min(Subscription.created_at), func.max(Subscription.matched_through)).where(
+            Subscription.subscriber == subscriber
+        )
     )
-    last = await digests.last_post_claimed_at(session, name)
-    keys = await digests.unsent(session, name, max(filter(None, (start.scalar_one(), last))))
+    start, mark = window.one()
+    # Read first: every paper up to this id is committed (writers take turns), so a
+    # paper that arrives meanwhile gets a larger id and is looked at next time.
+    high = (await session.execute(select(func.max(Paper.id)))).scalar_one()
+    if not followed or high is None or (mark is not None and high <= mark):
+        return Found({}, {}, mark, False)
+    rows = await session.execute(
+        select(Paper.id, Paper.key)
+        .where(Paper.id > (mark or 0), Paper.id <= high, Paper.first_ingested_at > start)
+        .order_by(Paper.first_ingested_at, Paper.id)
+    )
+    candidates = dict(rows.all())
+    fresh = await digests.unrecorded(session, ledger(subscriber), list(candidates))
     words: dict[int, list[str]] = {}
-    for subscription in followed:
-        found = await dialect.papers_matching(session, parse_query(subscription.words), list(keys))
-        for paper_id in found:
-            words.setdefault(paper_id, []).append(subscription.words)
-    matched = [key for paper_id, key in keys.items() if paper_id in words]
-    return [Match(d, words[d.ref.id]) for d in await papers_details(session, matched)]
+    if fresh:
+        low = mark if mark is not None else min(candidates) - 1
+        shared = seen if seen is not None else {}
+        hits = await _matching(session, [s.words for s in followed], low, high, shared)
+        for paper_id in fresh:
+            matched = [w for w in (s.words for s in followed) if paper_id in hits[w.lower()]]
+            if matched:
+                words[paper_id] = matched
+    return Found(words, {p: candidates[p] for p in words}, high, True)
+
+
+async def _matching(
+    session: AsyncSession, followed: list[str], low: int, high: int, seen: Seen
+) -> dict[str, set[int]]:
+    """Words (in lower case) → the papers in (`low`, `high`] they match."""
+    todo = {w.lower() for w in followed} - {w for w, lo, hi in seen if (lo, hi) == (low, high)}
+    queries = {w: parse_query(w) for w in sorted(todo)}
+    queries = {w: query for w, query in queries.items() if not query.empty}
+    found = await dialect.papers_matching(session, list(queries.values()), low, high)
+    seen.update({(w, low, high): ids for w, ids in zip(queries, found, strict=True)})
+    return {w.lower(): seen.get((w.lower(), low, high), set()) for w in followed}
+
+
+async def advance(session: AsyncSession, subscriber: str, through: int) -> None:
+    """Papers up to `through` were looked at for the subscriber; never moves back."""
+    await session.execute(
+        update(Subscription)
+        .where(
+            Subscription.subscriber == subscriber,
+            (Subscription.matched_through.is_(None)) | (Subscription.matched_through < through),
+        )
+        .values(matched_through=through)
+    )
+
+
+async def matches(session: AsyncSession, found: Found, paper_ids: list[int]) -> list[Match]:
+    """The cards of these matched papers, in the order given."""
+    details = await papers_details(session, [found.keys[p] for p in paper_ids])
+    return [Match(d, found.words[d.ref.id]) for d in details]

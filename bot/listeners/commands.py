@@ -59,6 +59,9 @@ def register(app: AsyncApp, services: Services) -> None:
             await ack(**replies.not_admin("/digest post").as_payload())
         elif text == "post" and not channel:
             await ack(**replies.no_digest_channel().as_payload())
+        elif text == "post" and channel and services.offline:  # posts to a stand-in: no ledger
+            preview = replies.digest_preview(sessions, channel, today, offline=True)
+            await answer(services, ack, respond, preview)
         elif text == "post" and channel:
             await ack(**blocks.text_reply("Posting the summary…").as_payload())
             outcome = await services.spawn(

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
-from datetime import datetime, time
+from datetime import date, datetime, time
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from aiohttp import web
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.app import slack_client
@@ -18,8 +22,10 @@ from jobs import subscriptions as delivery
 from jobs.digest import Outcome
 from jobs.ingest import ingest
 from storage import db, subscriptions
+from storage.models import DigestPostPaper, Paper, Subscription
 from tests.bot.limits import limit_violations
 from tests.digests import SEEDS, Entry, huggingface_digest, write
+from tests.jobs.bulk import add_papers
 
 ZONE = ZoneInfo("Asia/Shanghai")
 NINE = time(9, 0)
@@ -146,3 +152,100 @@ async def test_a_channel_has_one_time_of_day_the_last_one_given(
         at_five = await run(sessions, slack, datetime(2026, 12, 2, 17, 0, tzinfo=ZONE))
         at_six = await run(sessions, slack, datetime(2026, 12, 2, 18, 0, tzinfo=ZONE))
     assert at_five == {} and at_six["CTEAM3"].papers == 2
+
+
+async def watermark(sessions: async_sessionmaker[AsyncSession], subscriber: str) -> int | None:
+    async with sessions() as session:
+        found = await session.execute(
+            select(func.max(Subscription.matched_through)).where(
+                Subscription.subscriber == subscriber
+            )
+        )
+        return found.scalar_one()
+
+
+async def newest_paper(sessions: async_sessionmaker[AsyncSession]) -> int:
+    async with sessions() as session:
+        return (await session.execute(select(func.max(Paper.id)))).scalar_one()
+
+
+async def test_the_watermark_moves_on_when_nothing_matches_and_later_matches_still_come(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    await follow(sessions, "USUB6", "chromodynamics")
+    await new_file(sessions, tmp_path)
+    async with LocalSlack() as slack:
+        quiet = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
+        after_quiet = await watermark(sessions, "USUB6")
+        newest = await newest_paper(sessions)
+        qcd = Entry("2612.00009", "Lattice QCD", abstract="Quantum chromodynamics on a lattice.")
+        lattice = huggingface_digest("2026-12-02", [qcd])
+        await ingest(sessions, [write(tmp_path / "new" / "later.txt", lattice)])
+        later = await run(sessions, slack, datetime(2026, 12, 2, 9, 10, tzinfo=ZONE))
+    assert quiet["USUB6"].status == "nothing new"
+    assert after_quiet == newest  # the next run looks only at papers newer than these
+    assert later["USUB6"].status == "posted" and later["USUB6"].papers == 1
+    (message,) = slack.called("chat.postMessage")
+    assert "Lattice QCD" in str(message["blocks"])
+    assert await watermark(sessions, "USUB6") == await newest_paper(sessions)
+
+
+async def test_more_new_papers_than_postgresql_takes_parameters_are_matched_and_sent_once(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    """33,000 new papers: no query binds a parameter per paper (PostgreSQL refuses more
+    than 32,767); a message lists 20 and counts the rest, all of them covered."""
+    await follow(sessions, "URARE1", "heliotrope")
+    await follow(sessions, "UMANY1", "sparse routing")
+    await add_papers(sessions, 33_000, day=date(2026, 12, 1))
+    await add_papers(sessions, 3, day=date(2026, 12, 1), prefix="rare",
+                     abstract="Heliotrope flowers track the sun.")  # fmt: skip
+    async with LocalSlack() as slack:
+        first = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
+        next_day = await run(sessions, slack, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
+    assert (first["URARE1"].status, first["URARE1"].papers) == ("posted", 3)
+    assert (first["UMANY1"].status, first["UMANY1"].papers) == ("posted", 33_000)
+    assert {o.status for o in next_day.values()} == {"nothing new"}
+    many, rare = sorted(slack.called("chat.postMessage"), key=lambda m: str(m["channel"]))
+    assert (many["channel"], rare["channel"]) == ("DUMANY1", "DURARE1")
+    assert "3 new papers" in str(rare["blocks"]) and "rare paper 2*" in str(rare["blocks"])
+    assert "33,000 new papers" in str(many["blocks"])
+    assert "…and 32,980 more: search with `/paper`." in str(many["blocks"])
+    assert "bulk paper 32999*" in str(many["blocks"])  # the newest are listed
+    assert limit_violations(many) == []
+    async with sessions() as session:
+        recorded = select(func.count()).select_from(DigestPostPaper)
+        assert (await session.execute(recorded)).scalar_one() == 33_003
+
+
+class NoConversation(LocalSlack):
+    """Answers conversations.open for one user without the conversation in it."""
+
+    def __init__(self, user: str):
+        super().__init__()
+        self.user = user
+
+    async def answer(self, method: str, payload: dict[str, Any]) -> web.Response:
+        if method == "conversations.open" and payload.get("users") == self.user:
+            return web.json_response({"ok": True})
+        return await super().answer(method, payload)
+
+
+async def test_one_subscriber_s_error_is_logged_and_the_others_get_their_message(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    await follow(sessions, "UBROKEN", "AUROC")  # sorted first: the others come after it
+    await follow(sessions, "USUB7", "AUROC")
+    await new_file(sessions, tmp_path)
+    with caplog.at_level(logging.ERROR):
+        async with NoConversation("UBROKEN") as slack:
+            today = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
+    assert today["UBROKEN"].status == "failed" and today["UBROKEN"].error
+    assert today["USUB7"].status == "posted"
+    assert [m["channel"] for m in slack.called("chat.postMessage")] == ["DUSUB7"]
+    (logged,) = [r for r in caplog.records if r.name == "jobs.subscriptions"]
+    assert logged.getMessage() == "subscription delivery to UBROKEN failed"
+    assert logged.exc_info is not None  # the traceback is in the log
+    async with LocalSlack() as healed:  # its papers were not lost: they come the next day
+        tomorrow = await run(sessions, healed, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
+    assert tomorrow["UBROKEN"].status == "posted" and tomorrow["UBROKEN"].papers == 1
