@@ -32,6 +32,7 @@ from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
 from bot.signing import is_signed
+from bot.watchdog import Systemd, watching
 from storage import db
 
 log = logging.getLogger(__name__)
@@ -206,13 +207,20 @@ async def running(
 
 
 async def serve(settings: Settings, *, host: str, port: int, socket_mode: bool) -> None:
-    """Run until SIGTERM or SIGINT, then shut down cleanly."""
+    """Run until SIGTERM or SIGINT, then shut down cleanly; exit at once if the event
+    loop gets stuck (bot/watchdog.py), so that the service manager restarts the bot."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    async with running(settings, host=host, port=port, socket_mode=socket_mode) as bound:
+    systemd = Systemd.from_environment()
+    async with (
+        watching(systemd=systemd),
+        running(settings, host=host, port=port, socket_mode=socket_mode) as bound,
+    ):
         mode = "Socket Mode" if socket_mode else "HTTP mode (POST /slack/events)"
         log.info("paperbot serving on %s port %d, %s", host, bound, mode)
+        systemd.notify("READY=1")
         await stop.wait()
+        systemd.notify("STOPPING=1")
         log.info("shutting down")
