@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -209,3 +210,27 @@ async def test_bodies_slack_never_sends_leave_warnings_and_no_traceback(tmp_path
         ["POST", "/slack/events", "401"], ["POST", "/slack/events", "400"],
         ["POST", "/slack/events", "400"],
     ]  # fmt: skip
+
+
+async def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
+    """sd_notify's protocol: datagrams on the Unix socket named by NOTIFY_SOCKET."""
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
+        systemd.bind(address)
+        async with (
+            LocalSlack() as slack,
+            aiohttp.ClientSession() as http,
+            serving(tmp_path, slack, NOTIFY_SOCKET=address) as served,
+        ):
+            await until_up(http, served)
+            await asyncio.sleep(2.5)
+        systemd.setblocking(False)
+        told = []
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                told.append(systemd.recv(4096).decode())
+    assert served.returncode == 0, served.stderr
+    assert told.count("READY=1") == 1 and told.count("STOPPING=1") == 1
+    assert told.index("READY=1") < told.index("STOPPING=1")
+    alive = told[told.index("READY=1") : told.index("STOPPING=1")]
+    assert alive.count("WATCHDOG=1") >= 2  # one a second from the event loop
