@@ -13,14 +13,14 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, BinaryIO, TextIO, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from bot import logs, manifest
 from bot.app import slack_client
 from bot.blocks import digest_messages
-from bot.server import serve
+from bot.server import CannotListen, serve
 from bot.settings import ConfigError, Settings, load_settings
 from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
@@ -31,11 +31,17 @@ from storage.status import store_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
+T = TypeVar("T")
 Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 
 
 class UsageError(Exception):
     """The command cannot run as asked; the message says why (exit status 2)."""
+
+
+class Failed(Exception):
+    """The command ran and failed, for example on a file's content; the message says why
+    (exit status 1)."""
 
 
 async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
@@ -164,7 +170,13 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     settings.require_slack(socket_mode=args.socket)
-    await serve(settings, port=args.port or settings.port, socket_mode=args.socket)
+    host, port = args.host or settings.host, args.port or settings.port
+    try:
+        await serve(settings, host=host, port=port, socket_mode=args.socket)
+    except CannotListen as error:
+        if not error.in_use:  # an address that is not this host's: configuration
+            raise UsageError(str(error)) from None
+        raise Failed(f"{error}: stop what uses it, or choose another with --port") from None
     return EXIT_OK
 
 
@@ -172,7 +184,7 @@ async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     async with db.open_engine(settings.database_url) as engine:
         if not await db.schema_is_current(engine):
             raise UsageError("the database schema is not current: run `paperbot db upgrade`")
-        out = sys.stdout if args.file == "-" else await _open(args.file, "w")
+        out = sys.stdout if args.file == "-" else await _open_for_writing(args.file)
         rows = -1  # the header line is not a row
         try:
             async with db.session_factory(engine)() as session:
@@ -187,7 +199,7 @@ async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
-    source = sys.stdin if args.file == "-" else await _open(args.file, "r")
+    source = sys.stdin.buffer if args.file == "-" else await _open_bytes(args.file)
     with source:
         async with db.open_engine(settings.database_url) as engine:
             await db.upgrade(engine)
@@ -197,15 +209,21 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
                 try:
                     counts = await transfer.import_lines(session, source, db.schema_heads())
                 except transfer.BadExport as error:
-                    raise UsageError(f"{args.file}: {error}; nothing was imported") from None
+                    raise Failed(f"{args.file}: {error}; nothing was imported") from None
     print("imported " + ", ".join(f"{n} {table}" for table, n in counts.items()))
     return EXIT_OK
 
 
-async def _open(name: str, mode: str) -> TextIO:
-    def opened() -> TextIO:
-        return cast(TextIO, open(name, mode, encoding="utf-8"))  # mode is "r" or "w"
+async def _open_for_writing(name: str) -> TextIO:
+    return await _opening(name, lambda: open(name, "w", encoding="utf-8"))
 
+
+async def _open_bytes(name: str) -> BinaryIO:
+    """For reading; its lines are decoded one by one, so bad text is refused at its line."""
+    return await _opening(name, lambda: open(name, "rb"))
+
+
+async def _opening(name: str, opened: Callable[[], T]) -> T:
     try:
         return await asyncio.to_thread(opened)
     except OSError as error:
@@ -219,6 +237,12 @@ async def cmd_manifest(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(str(error)) from None
     print(manifest.manifest_yaml(url), end="")
     return EXIT_OK
+
+
+def port_number(raw: str) -> int:
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise argparse.ArgumentTypeError(f"not a TCP port number: {raw!r}")
+    return int(raw)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -251,7 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", default="ULOCAL", help="Slack user ID asking (default ULOCAL)")
 
     p = command("serve", cmd_serve, "run the bot (HTTP or Socket Mode) and its scheduler")
-    p.add_argument("--port", type=int, help="HTTP port (default $PAPERBOT_PORT or 3000)")
+    p.add_argument("--port", type=port_number, help="HTTP port (default $PAPERBOT_PORT or 3000)")
+    p.add_argument("--host", help="address to listen on (default $PAPERBOT_HOST or 0.0.0.0)")
     p.add_argument("--socket", action="store_true", help="use Socket Mode ($SLACK_APP_TOKEN)")
 
     p = command("digest", cmd_digest, "show or post the daily summary now")
@@ -291,6 +316,8 @@ def run(args: argparse.Namespace) -> int:
             return asyncio.run(handler(args, settings))
     except (ConfigError, UsageError) as error:
         return fail(str(error), EXIT_USAGE)
+    except Failed as error:
+        return fail(str(error), EXIT_FAILED)
     except DBAPIError as error:  # the driver's own message says what went wrong
         return fail(f"database error: {str(error.orig).splitlines()[0]}", EXIT_FAILED)
     except SQLAlchemyError as error:

@@ -19,7 +19,7 @@ from bot.ids import is_channel_id, is_user_id
 from bot.settings import TIME_OF_DAY
 from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
-from storage import subscriptions
+from storage import db, subscriptions
 from storage.digests import latest_post
 from storage.search import (
     arxiv_id,
@@ -201,7 +201,7 @@ async def subscription_command(
     if wants_help(rest):
         return blocks.help_for("/paper subscribe")
     if verb == "unsubscribe":
-        async with sessions.begin() as session:
+        async with db.writing(sessions) as session:
             removed = await subscriptions.remove_words(session, asker.user, rest)
         if not removed:
             return blocks.refusal(f"You don't follow “{rest[:200]}”.")
@@ -224,7 +224,7 @@ async def subscription_command(
             "`at:` sets a channel's own time; your messages come with everyone's, once a day."
         )
     try:
-        async with sessions.begin() as session:
+        async with db.writing(sessions) as session:
             added = await subscriptions.subscribe(
                 session, subscriber, rest, created_by=asker.user, post_time=post_time
             )
@@ -236,7 +236,7 @@ async def subscription_command(
     if not added.is_user:
         news = blocks.channel_subscribed(words, post_time, asker.user)
         if not await announce(subscriber, news):
-            async with sessions.begin() as session:
+            async with db.writing(sessions) as session:
                 await subscriptions.remove(session, added.id)
             return cannot_post_here()
         where = "this channel gets"
@@ -253,13 +253,15 @@ async def subscription_list(sessions: Sessions, asker: Asker, *, note: str = "")
 
 
 async def remove_subscription(sessions: Sessions, subscription_id: int, asker: Asker) -> Message:
-    async with sessions.begin() as session:
+    async with db.writing(sessions) as session:
         item = await subscriptions.get(session, subscription_id)
-        if item is None:
-            return await subscription_list(sessions, asker, note="That one was already removed.")
-        if item.subscriber != asker.user and not asker.admin:
-            return not_admin("removing a channel's subscription")
-        await subscriptions.remove(session, subscription_id)
+        allowed = item is not None and (item.subscriber == asker.user or asker.admin)
+        if allowed:
+            await subscriptions.remove(session, subscription_id)
+    if item is None:
+        return await subscription_list(sessions, asker, note="That one was already removed.")
+    if not allowed:
+        return not_admin("removing a channel's subscription")
     return await subscription_list(sessions, asker, note=f"Removed “{item.words}”.")
 
 

@@ -3,22 +3,27 @@
 Routes: `POST /slack/events` (commands, buttons, events, all through Bolt) and
 `GET /healthz`. Every resource lives in a cleanup context, so it is opened at start and
 closed, in reverse order, on shutdown; background work is given time to finish first.
+The address is bound before any of them starts, so a busy port stops nothing half-begun.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import signal
+import socket
 import time
+import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import logs
@@ -26,6 +31,8 @@ from bot.app import build_app, slack_client
 from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
+from bot.signing import is_signed
+from bot.watchdog import Systemd, watching
 from storage import db
 
 log = logging.getLogger(__name__)
@@ -34,7 +41,18 @@ SETTINGS = web.AppKey("settings", Settings)
 SOCKET_MODE = web.AppKey("socket_mode", bool)
 SERVICES = web.AppKey("services", Services)
 BOLT = web.AppKey("bolt", AsyncApp)
+REJECTED = web.RequestKey("rejected", str)
 SHUTDOWN_GRACE_SECONDS = 20.0
+# Slack's requests are a few kilobytes; aiohttp refuses bodies over this anyway.
+MAX_BODY_BYTES = 1024**2
+
+
+class CannotListen(Exception):
+    """The address cannot be bound; the message says why in one line."""
+
+    def __init__(self, message: str, *, in_use: bool = False) -> None:
+        super().__init__(message)
+        self.in_use = in_use
 
 
 async def _store(app: web.Application) -> AsyncIterator[None]:
@@ -72,22 +90,61 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
 
 @web.middleware
 async def request_log(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Each request under its own id (the error id users see), with one line when done."""
+    """Each request under its own id (the error id users see), with one line when done;
+    a rejected request's line is a warning that says why."""
     with logs.tagged(logs.new_id("r")):
         started = time.monotonic()
         response = await handler(request)
         took = (time.monotonic() - started) * 1000
-        # Health checks come every few seconds: only failures are worth a line.
-        level = (
-            logging.DEBUG if request.path == "/healthz" and response.status == 200 else logging.INFO
-        )
-        log.log(level, "%s %s %d %.0f ms", request.method, request.path, response.status, took)
+        line = f"{request.method} {request.path} {response.status} {took:.0f} ms"
+        if REJECTED in request:
+            log.warning("%s: %s", line, request[REJECTED])
+        elif request.path == "/healthz" and response.status == 200:
+            log.debug("%s", line)  # health checks come every few seconds
+        else:
+            log.info("%s", line)
         return response
 
 
+def reject(request: web.Request, status: int, why: str) -> web.Response:
+    request[REJECTED] = why
+    error = "invalid request" if status == 401 else "bad request"
+    return web.json_response({"error": error}, status=status)
+
+
 async def slack_events(request: web.Request) -> web.Response:
-    bolt = request.app[BOLT]
-    return await to_aiohttp_response(await bolt.async_dispatch(await to_bolt_request(request)))
+    """Bolt parses a body before it checks the signature, and fails on what it cannot
+    parse: so the signature is checked here first, then whether Bolt can read the body."""
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        return reject(request, 413, f"body of {request.content_length} bytes is too large")
+    try:
+        body = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        return reject(request, 413, "body is too large")
+    secret = request.app[SETTINGS].slack_signing_secret or ""
+    if not is_signed(secret, request.headers, body, now=time.time()):
+        return reject(request, 401, "no valid Slack signature")
+    try:
+        bolt_request = AsyncBoltRequest(
+            body=body.decode(), query=request.query_string, headers=dict(request.headers)
+        )
+    except Exception as error:  # parsing only: what fails here is the body
+        return reject(request, 400, f"body is not a Slack request: {_where(error)}")
+    if not body.strip() or not isinstance(bolt_request.body, dict):
+        return reject(request, 400, "body is not a Slack request")
+    try:
+        response = await request.app[BOLT].async_dispatch(bolt_request)
+    except Exception as error:  # listeners' errors go to the app's error handler, not here
+        return reject(request, 400, f"Bolt cannot read this request: {_where(error)}")
+    return await to_aiohttp_response(response)
+
+
+def _where(error: Exception) -> str:
+    """The error and the line that raised it, in one line (the body's fields are not
+    shown: they may be anyone's text)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    at = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
+    return f"{type(error).__name__}{at}"
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -111,29 +168,59 @@ def web_app(settings: Settings, *, socket_mode: bool = False) -> web.Application
     return app
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port (not yet accepting), or CannotListen saying why."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as error:
+        why = getattr(error, "strerror", None) or error
+        raise CannotListen(f"cannot listen on {host!r}: {why}") from None
+    listening = socket.socket(family, kind, proto)
+    # A restart may bind at once, while connections of the old process are in TIME_WAIT.
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(address)
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            raise CannotListen(f"port {port} is in use", in_use=True) from None
+        raise CannotListen(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    return listening
+
+
 @asynccontextmanager
 async def running(
     settings: Settings, *, host: str, port: int, socket_mode: bool = False
 ) -> AsyncIterator[int]:
     """The bot serving on host:port (0 picks a free port, which is yielded)."""
+    listening = listening_socket(host, port)
     runner = web.AppRunner(web_app(settings, socket_mode=socket_mode), access_log=None)
-    await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        yield site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        await runner.setup()
+        await web.SockSite(runner, listening).start()
+        yield listening.getsockname()[1]
     finally:
         await runner.cleanup()
+        listening.close()
 
 
-async def serve(settings: Settings, *, port: int, socket_mode: bool) -> None:
-    """Run until SIGTERM or SIGINT, then shut down cleanly."""
+async def serve(settings: Settings, *, host: str, port: int, socket_mode: bool) -> None:
+    """Run until SIGTERM or SIGINT, then shut down cleanly; exit at once if the event
+    loop gets stuck (bot/watchdog.py), so that the service manager restarts the bot."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    async with running(settings, host="0.0.0.0", port=port, socket_mode=socket_mode) as bound:
+    systemd = Systemd.from_environment()
+    async with (
+        watching(systemd=systemd),
+        running(settings, host=host, port=port, socket_mode=socket_mode) as bound,
+    ):
         mode = "Socket Mode" if socket_mode else "HTTP mode (POST /slack/events)"
-        log.info("paperbot serving on port %d, %s", bound, mode)
+        log.info("paperbot serving on %s port %d, %s", host, bound, mode)
+        systemd.notify("READY=1")
         await stop.wait()
+        systemd.notify("STOPPING=1")
         log.info("shutting down")

@@ -54,6 +54,7 @@ class Settings:
     timezone: ZoneInfo
     ingest_schedule: str | None
     port: int
+    host: str  # the address `serve` listens on
     command_timeout: float  # seconds a command's work may take before the user is told
     subscription_time: time  # local time of day subscribers get their messages
     log_format: str  # "text" or "json"
@@ -119,6 +120,7 @@ def load_settings(
         timezone=timezone,
         ingest_schedule=ingest_schedule,
         port=_port(get("PAPERBOT_PORT", "3000") or "3000"),
+        host=_host(get("PAPERBOT_HOST", "0.0.0.0") or "0.0.0.0"),
         command_timeout=_seconds("PAPERBOT_COMMAND_TIMEOUT", get("PAPERBOT_COMMAND_TIMEOUT", "15")),
         subscription_time=_time_of_day(
             "PAPERBOT_SUBSCRIPTION_TIME", get("PAPERBOT_SUBSCRIPTION_TIME", "09:00") or "09:00"
@@ -211,3 +213,11 @@ def _port(raw: str) -> int:
     if not raw.isdigit() or not 0 < int(raw) < 65536:
         raise ConfigError(f"PAPERBOT_PORT is not a TCP port number: {raw!r}")
     return int(raw)
+
+
+def _host(raw: str) -> str:
+    if any(c.isspace() or c in "/[]" for c in raw):
+        raise ConfigError(
+            f"PAPERBOT_HOST is not an address to listen on: {raw!r} (e.g. 127.0.0.1 or ::)"
+        )
+    return raw

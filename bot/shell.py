@@ -8,8 +8,6 @@ posts, Web API calls) is captured by a local stand-in for Slack and printed.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import secrets
 import time
@@ -27,17 +25,17 @@ from bot.listeners.commands import COMMANDS
 from bot.local_slack import LocalSlack
 from bot.services import Services
 from bot.settings import Settings
+from bot.signing import signature
 from storage import db
 
 
 def signed_headers(body: str, secret: str, timestamp: int | None = None) -> dict[str, str]:
     """The headers Slack sends with a request, signed as Slack signs them."""
     ts = str(int(time.time()) if timestamp is None else timestamp)
-    digest = hmac.new(secret.encode(), f"v0:{ts}:{body}".encode(), hashlib.sha256).hexdigest()
     return {
         "content-type": "application/x-www-form-urlencoded",
         "x-slack-request-timestamp": ts,
-        "x-slack-signature": f"v0={digest}",
+        "x-slack-signature": signature(secret, ts, body.encode()),
     }
 
 

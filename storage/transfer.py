@@ -9,7 +9,7 @@ move; full-text indexes are rebuilt by the target database as rows arrive.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import date, datetime
 from typing import Any
 
@@ -22,6 +22,7 @@ from storage.models import Base, UTCDateTime
 FORMAT = "paperbot-export"
 VERSION = 1
 BATCH = 1_000
+MAX_DEPTH = 16  # of lists and objects in a row; the deepest column value is 3
 
 
 class BadExport(ValueError):
@@ -68,7 +69,7 @@ async def is_empty(session: AsyncSession) -> bool:
 
 
 async def import_lines(
-    session: AsyncSession, lines: Iterable[str], schema: list[str]
+    session: AsyncSession, lines: Iterable[bytes], schema: list[str]
 ) -> dict[str, int]:
     """Insert every row of an export into an empty store; returns rows per table.
     Raises BadExport for a line that is not part of an export of this schema; the caller
@@ -84,7 +85,7 @@ async def import_lines(
             await session.execute(insert(tables[batch_table]), batch)
             batch.clear()
 
-    numbered = enumerate(lines, start=1)
+    numbered = _numbered(lines)
     _check_header(next(numbered, (1, "")), schema)
     for number, text in numbered:
         if not text.strip():
@@ -105,10 +106,28 @@ async def import_lines(
     return counts
 
 
+def _numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+    """The lines as text, with their numbers; a line that is not UTF-8 is refused."""
+    for number, raw in enumerate(lines, start=1):
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadExport(f"line {number}: not UTF-8 text") from None
+
+
+def _json(number: int, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise BadExport(f"line {number}: not JSON ({error})") from None
+    except RecursionError:  # the JSON parser recurses once per level
+        raise BadExport(f"line {number}: JSON nested too deeply") from None
+
+
 def _check_header(first: tuple[int, str], schema: list[str]) -> None:
     try:
-        header = json.loads(first[1])
-    except ValueError:
+        header = _json(*first)
+    except BadExport:
         header = None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise BadExport("line 1: not a paperbot export (made by `paperbot export`)")
@@ -120,10 +139,7 @@ def _check_header(first: tuple[int, str], schema: list[str]) -> None:
 
 
 def _row(number: int, text: str, tables: dict[str, Table]) -> tuple[str, dict[str, Any]]:
-    try:
-        line = json.loads(text)
-    except ValueError as error:
-        raise BadExport(f"line {number}: not JSON ({error})") from None
+    line = _json(number, text)
     name = line.get("table") if isinstance(line, dict) else None
     row = line.get("row") if isinstance(line, dict) else None
     if name not in tables or not isinstance(row, dict):
@@ -131,4 +147,21 @@ def _row(number: int, text: str, tables: dict[str, Table]) -> tuple[str, dict[st
     unknown = set(row) - set(tables[name].c.keys())
     if unknown:
         raise BadExport(f"line {number}: {name} has no column {sorted(unknown)[0]!r}")
+    if _too_deep(row):
+        raise BadExport(f"line {number}: JSON nested too deeply")
     return name, row
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests deeper than any column holds (lists of flat objects), which
+    would only exhaust the stack of whatever encodes it later."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            if depth == MAX_DEPTH:
+                return True
+            pending.extend(
+                (v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)
+            )
+    return False

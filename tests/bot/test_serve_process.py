@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -16,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from tests.bot.conftest import SECRET, TOKEN
-from tests.cli.helpers import PAPERBOT, STDERR, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
 from tests.digests import SEEDS
 
 
@@ -34,24 +36,31 @@ def free_port() -> int:
 @dataclass
 class Served:
     port: int
+    host: str = "127.0.0.1"
     returncode: int | None = None
     stderr: str = ""
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
+
+
+def serve_env(slack_url: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    return env | {"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET,
+                  "SLACK_API_URL": slack_url, "PAPERBOT_INGEST_SCHEDULE": ""} | extra  # fmt: skip
 
 
 @asynccontextmanager
-async def serving(tmp_path: Path, slack: LocalSlack, **extra: str) -> AsyncIterator[Served]:
-    """`paperbot serve` in its own process, stopped with SIGTERM at the end of the block."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
-    env |= {"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": slack.api_url, "PAPERBOT_INGEST_SCHEDULE": ""} | extra  # fmt: skip
-    served = Served(free_port())
+async def serving(
+    tmp_path: Path, slack: LocalSlack, *args: str, host: str = "127.0.0.1", **extra: str
+) -> AsyncIterator[Served]:
+    """`paperbot serve ARGS` in its own process, stopped with SIGTERM at the end of the
+    block; `host` is where the test reaches it."""
+    served = Served(free_port(), host)
     child = await asyncio.create_subprocess_exec(
-        PAPERBOT, "serve", "--port", str(served.port), cwd=tmp_path, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        PAPERBOT, "serve", "--port", str(served.port), *args, cwd=tmp_path,
+        env=serve_env(slack.api_url, **extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
         yield served
@@ -130,3 +139,98 @@ async def test_serve_logs_one_json_line_per_event_with_request_ids(tmp_path: Pat
     assert [line["id"] for line in done] == [asked[0]["id"]]
     assert any(line["message"].startswith("POST /slack/events 401") for line in lines)
     assert TOKEN not in served.stderr and SECRET not in served.stderr
+
+
+def test_a_busy_port_is_one_line_and_nothing_starts(tmp_path: Path) -> None:
+    """The port is bound before the store, the scheduler or its catch-up run begin."""
+    with socket.socket() as taken, LocalSlackThread() as slack_url:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        due = {"PAPERBOT_DIGEST_CHANNEL": "CTEAM", "PAPERBOT_DIGEST_SCHEDULE": "* * * * *"}
+        result = paperbot("serve", "--port", str(port), cwd=tmp_path,
+                          env=serve_env(slack_url, **due))  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"paperbot: port {port} is in use: stop what uses it, or choose another with --port"
+    ]
+    assert not (tmp_path / "var").exists()  # not even the database was opened
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "line"),
+    [
+        (["--host", "192.0.2.1"], {}, "cannot listen on 192.0.2.1:"),  # not this machine's
+        (["--host", "no-such-host.invalid"], {}, "cannot listen on 'no-such-host.invalid'"),
+        ([], {"PAPERBOT_HOST": "http://example.org/"}, "PAPERBOT_HOST is not an address"),
+        (["--port", "70000"], {}, "argument --port: not a TCP port number: '70000'"),
+    ],
+)
+def test_an_address_that_cannot_be_used_is_a_configuration_error(
+    tmp_path: Path, args: list[str], env: dict[str, str], line: str
+) -> None:
+    result = paperbot("serve", *args, cwd=tmp_path, env=serve_env("http://127.0.0.1:9/", **env))
+    assert result.returncode == 2
+    assert line in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "var").exists()
+
+
+async def test_host_comes_from_the_environment_or_the_command_line(tmp_path: Path) -> None:
+    """127.0.0.2 is a loopback address too: a bot bound there is not on 127.0.0.1."""
+    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+        async with serving(tmp_path, slack, host="127.0.0.2", PAPERBOT_HOST="127.0.0.2") as one:
+            assert (await until_up(http, one)).status == 200
+            with pytest.raises(aiohttp.ClientConnectionError):
+                await http.get(f"http://127.0.0.1:{one.port}/healthz")
+        async with serving(tmp_path, slack, "--host", "127.0.0.1",
+                           PAPERBOT_HOST="127.0.0.2") as two:  # fmt: skip
+            assert (await until_up(http, two)).status == 200
+    assert f"serving on 127.0.0.2 port {one.port}" in one.stderr
+    assert two.returncode == 0, two.stderr
+
+
+async def test_bodies_slack_never_sends_leave_warnings_and_no_traceback(tmp_path: Path) -> None:
+    async with (
+        LocalSlack() as slack,
+        aiohttp.ClientSession() as http,
+        serving(tmp_path, slack) as served,
+    ):
+        await until_up(http, served)
+        for body, secret, status in (("payload=x", None, 401), ("payload=x", SECRET, 400),
+                                     ("{not json", SECRET, 400)):  # fmt: skip
+            headers = signed_headers(body, secret) if secret else {}
+            async with http.post(f"{served.url}/slack/events", data=body.encode(),
+                                 headers=headers) as response:  # fmt: skip
+                assert response.status == status
+    assert served.returncode == 0, served.stderr
+    assert "Traceback" not in served.stderr and " ERROR " not in served.stderr
+    warned = [line for line in served.stderr.splitlines() if " WARNING bot.server " in line]
+    assert [line.split(" r-")[1].split()[1:4] for line in warned] == [
+        ["POST", "/slack/events", "401"], ["POST", "/slack/events", "400"],
+        ["POST", "/slack/events", "400"],
+    ]  # fmt: skip
+
+
+async def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
+    """sd_notify's protocol: datagrams on the Unix socket named by NOTIFY_SOCKET."""
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
+        systemd.bind(address)
+        async with (
+            LocalSlack() as slack,
+            aiohttp.ClientSession() as http,
+            serving(tmp_path, slack, NOTIFY_SOCKET=address) as served,
+        ):
+            await until_up(http, served)
+            await asyncio.sleep(2.5)
+        systemd.setblocking(False)
+        told = []
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                told.append(systemd.recv(4096).decode())
+    assert served.returncode == 0, served.stderr
+    assert told.count("READY=1") == 1 and told.count("STOPPING=1") == 1
+    assert told.index("READY=1") < told.index("STOPPING=1")
+    alive = told[told.index("READY=1") : told.index("STOPPING=1")]
+    assert alive.count("WATCHDOG=1") >= 2  # one a second from the event loop

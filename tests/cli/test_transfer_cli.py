@@ -96,13 +96,21 @@ def export_file(seeded_sqlite_url: URL, tmp_path_factory: pytest.TempPathFactory
     return folder / "seeds.jsonl"
 
 
-def broken_exports(good: str) -> dict[str, tuple[str, str]]:
+def broken_exports(good: str) -> dict[str, tuple[str | bytes, str]]:
     """name → (file content, the error sentence it must give)."""
     lines = good.splitlines()
     header = json.loads(lines[0])
     other_schema = json.dumps(header | {"schema": ["9999"]})
     bad_date = lines[1].replace('"created_at": "', '"created_at": "yesterday')
+    latin1 = "\n".join([*lines[:3], lines[3].replace('"row": {', '"row": {"title": "café",')])
+    nested = json.loads(lines[1])
+    nested["row"]["path"] = json.loads("[" * 500 + "]" * 500)
     return {
+        "not UTF-8": (latin1.encode("latin-1", errors="replace"), "line 4: not UTF-8 text"),
+        "deeply nested": ("\n".join([*lines[:2], "[" * 100_000 + "]" * 100_000]),
+                          "line 3: JSON nested too deeply"),
+        "deeply nested value": ("\n".join([lines[0], json.dumps(nested)]),
+                                "line 2: JSON nested too deeply"),
         "cut mid-line": ("\n".join(lines[:40]) + "\n" + lines[40][:30], "line 41: not JSON"),
         "a digest file": (next(SEEDS.glob("*.txt")).read_text(), "line 1: not a paperbot export"),
         "empty": ("", "line 1: not a paperbot export"),
@@ -114,15 +122,20 @@ def broken_exports(good: str) -> dict[str, tuple[str, str]]:
 
 
 @pytest.mark.parametrize(
-    "case", ["cut mid-line", "a digest file", "empty", "other schema", "unknown table", "bad date"]
-)
+    "case",
+    ["cut mid-line", "a digest file", "empty", "other schema", "unknown table", "bad date",
+     "not UTF-8", "deeply nested", "deeply nested value"],
+)  # fmt: skip
 def test_a_broken_export_is_refused_and_nothing_is_imported(
     case: str, export_file: Path, database_url: URL, tmp_path: Path
 ) -> None:
+    """A file whose content is bad: one line naming the line at fault, exit status 1."""
     content, sentence = broken_exports(export_file.read_text())[case]
-    (tmp_path / "broken.jsonl").write_text(content)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(content if isinstance(content, bytes) else content.encode())
     result = paperbot("import", "broken.jsonl", cwd=tmp_path, env=env_for(database_url))
-    assert result.returncode == 2
+    assert result.returncode == 1
+    assert len(result.stderr.splitlines()) == 1, result.stderr
     assert result.stderr.startswith(f"paperbot: broken.jsonl: {sentence}")
     assert result.stderr.rstrip().endswith("nothing was imported")
     assert not any(asyncio.run(every_row(database_url)).values())

@@ -27,6 +27,7 @@ from dotenv import dotenv_values
 from bot.cli import build_parser, cmd_serve
 from bot.server import SHUTDOWN_GRACE_SECONDS, running
 from bot.settings import load_settings
+from bot.watchdog import EXIT_STUCK, STUCK_AFTER_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -258,10 +259,15 @@ def test_compose_variables_are_all_in_env_example() -> None:
 # --- systemd --------------------------------------------------------------------------
 
 
-def test_the_systemd_unit_restarts_paperbot_serve_with_the_environment_file() -> None:
-    unit = configparser.ConfigParser(strict=False, interpolation=None)
+def systemd_unit() -> configparser.ConfigParser:
+    unit = configparser.ConfigParser(strict=False, interpolation=None, empty_lines_in_values=False)
     unit.optionxform = str  # type: ignore[assignment,method-assign]
     unit.read(DEPLOY / "paperbot.service")
+    return unit
+
+
+def test_the_systemd_unit_restarts_paperbot_serve_with_the_environment_file() -> None:
+    unit = systemd_unit()
     service = unit["Service"]
     program, *args = shlex.split(service["ExecStart"])
     assert Path(program).name == "paperbot"
@@ -273,6 +279,37 @@ def test_the_systemd_unit_restarts_paperbot_serve_with_the_environment_file() ->
     # long enough for the 20 s the bot gives running work at shutdown
     assert int(service["TimeoutStopSec"]) > SHUTDOWN_GRACE_SECONDS
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_systemd_unit_restarts_a_stuck_bot() -> None:
+    service = systemd_unit()["Service"]
+    # The bot notifies (READY=1, WATCHDOG=1 from its event loop), and exits non-zero by
+    # itself first when its loop is stuck: "on-failure" restarts both ways of ending.
+    assert (service["Type"], service["NotifyAccess"]) == ("notify", "main")
+    assert int(service["WatchdogSec"]) > STUCK_AFTER_SECONDS
+    assert service["Restart"] == "on-failure" and EXIT_STUCK != 0
+
+
+HARDENING = {
+    "NoNewPrivileges": "true", "ProtectSystem": "strict", "ProtectHome": "true",
+    "PrivateTmp": "true", "PrivateDevices": "true", "ProtectKernelTunables": "true",
+    "ProtectKernelModules": "true", "ProtectKernelLogs": "true",
+    "ProtectControlGroups": "true", "ProtectClock": "true", "ProtectHostname": "true",
+    "ProtectProc": "invisible", "RestrictAddressFamilies": "AF_UNIX AF_INET AF_INET6",
+    "RestrictNamespaces": "true", "RestrictRealtime": "true", "RestrictSUIDSGID": "true",
+    "LockPersonality": "true", "RemoveIPC": "true", "CapabilityBoundingSet": "",
+    "AmbientCapabilities": "", "SystemCallArchitectures": "native",
+    "SystemCallFilter": "@system-service", "SystemCallErrorNumber": "EPERM", "UMask": "0077",
+}  # fmt: skip
+
+
+def test_the_systemd_unit_is_hardened() -> None:
+    service = systemd_unit()["Service"]
+    assert {name: service.get(name) for name in HARDENING} == HARDENING
+    # Writable: only the state folder (the SQLite file), which systemd creates.
+    assert "ReadWritePaths" not in service and service["StateDirectory"] == "paperbot"
+    # libffi closures may need writable code pages; see the comment in the unit.
+    assert "MemoryDenyWriteExecute" not in service
 
 
 # --- what `pip install .` in the image installs ----------------------------------------
