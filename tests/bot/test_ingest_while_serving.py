@@ -1,0 +1,68 @@
+"""`paperbot serve` keeps answering while it ingests: parsing runs off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from itertools import pairwise
+from pathlib import Path
+
+import aiohttp
+import pytest
+from sqlalchemy.engine import URL
+
+from bot.local_slack import LocalSlack
+from bot.shell import command_body, signed_headers
+from tests.benchmarks.corpus import generate_corpus
+from tests.bot.conftest import ADMIN, SECRET
+from tests.bot.test_serve_process import serving, until_up
+
+PAPERS = 800  # two files, 3.7 MB of deep reads and 1.7 MB of HuggingFace entries
+MAX_GAP_S = 1.0
+
+
+@pytest.fixture(scope="module")
+def large_digests(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("large") / "digests"
+    generate_corpus(folder, PAPERS, papers_per_file=PAPERS)
+    (folder / "manifest.json").unlink()  # it describes the corpus; it is no digest
+    return folder
+
+
+async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
+    tmp_path: Path, database_url: URL, large_digests: Path
+) -> None:
+    shutil.copytree(large_digests, tmp_path / "digests")
+    env = {
+        "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
+        "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+        "PAPERBOT_ADMINS": ADMIN,
+    }
+    async with (
+        LocalSlack() as slack,
+        aiohttp.ClientSession() as http,
+        serving(tmp_path, slack, **env) as served,
+    ):
+        await until_up(http, served)
+        body = command_body("/reingest", "", user=ADMIN, channel="CPAPERS",
+                            response_url=slack.response_url())  # fmt: skip
+        started = time.monotonic()
+        async with http.post(f"{served.url}/slack/events", data=body,
+                             headers=signed_headers(body, SECRET)) as response:  # fmt: skip
+            assert response.status == 200
+        done = asyncio.ensure_future(slack.wait_for("response_url", 1, within=180))
+        answered, statuses = [started], []
+        while not done.done():
+            async with http.get(f"{served.url}/healthz") as health:
+                statuses.append(health.status)
+                answered.append(time.monotonic())
+            await asyncio.sleep(0.02)
+        reply = (await done)[0]
+
+    assert f"{PAPERS} new" in reply["text"] and "0 failed" in reply["text"], reply["text"]
+    assert set(statuses) == {200}
+    longest = max(later - earlier for earlier, later in pairwise(answered))
+    print(f"\nlongest gap between /healthz answers: {longest * 1000:.0f} ms "
+          f"over {len(statuses)} checks in {answered[-1] - started:.1f} s")  # fmt: skip
+    assert longest < MAX_GAP_S, f"/healthz went {longest:.2f} s without an answer"
