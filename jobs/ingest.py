@@ -111,7 +111,7 @@ def read_digest(path: Path, max_file_mb: float) -> tuple[str, bytes]:
 
 def _megabytes(size: int) -> str:
     """Rounded up, so a file over the limit never reads as the limit itself."""
-    return f"{math.ceil(size / MB * 10) / 10:,g}"
+    return f"{math.ceil(size / MB * 100) / 100:,g}"
 
 
 def paper_input(paper: ParsedPaper) -> loading.PaperInput:

@@ -14,9 +14,11 @@ from sqlalchemy.engine import URL
 
 from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
+from bot.text_view import as_text
 from tests.benchmarks.corpus import generate_corpus
-from tests.bot.conftest import ADMIN, SECRET
+from tests.bot.conftest import ADMIN, SECRET, StartBot
 from tests.bot.test_serve_process import serving, until_up
+from tests.digests import SEEDS
 
 PAPERS = 800  # two files, 3.7 MB of deep reads and 1.7 MB of HuggingFace entries
 MAX_GAP_S = 1.0
@@ -66,3 +68,21 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
     print(f"\nlongest gap between /healthz answers: {longest * 1000:.0f} ms "
           f"over {len(statuses)} checks in {answered[-1] - started:.1f} s")  # fmt: skip
     assert longest < MAX_GAP_S, f"/healthz went {longest:.2f} s without an answer"
+
+
+async def test_reingest_reports_a_file_over_the_limit_in_one_line_and_loads_the_others(
+    start_bot: StartBot, database_url: URL, tmp_path: Path
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    with (tmp_path / "digests" / "export.txt").open("wb") as export:
+        export.truncate(3 * 2**20)
+    bot = await start_bot(database_url, PAPERBOT_MAX_FILE_MB="2.5")
+
+    await bot.command("/reingest", user=ADMIN)
+    report = as_text((await bot.responses(1, within=30))[0])
+
+    assert "3 new, 0 changed, 0 unchanged, 1 failed files; 36 new" in report
+    line = "file is 3 MB; the limit is 2.5 MB (PAPERBOT_MAX_FILE_MB)"
+    assert f"• `{tmp_path / 'digests' / 'export.txt'}`: {line}" in report.splitlines()
+    status, found = await bot.command("/paper GAPO")
+    assert status == 200 and "GAPO" in as_text(found)
