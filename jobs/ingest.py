@@ -195,20 +195,20 @@ async def _ingest_files(
     max_file_mb: float, report: IngestReport,
 ) -> None:  # fmt: skip
     """Store the files one after the other, each in its own transaction, while the next
-    one is read and parsed: a parse never waits for a write, nor a writer for a parse."""
+    ones are read and parsed: a parse never waits for a write, nor a writer for a parse.
+    At most one parsed file waits its turn, so memory holds three files at most."""
+    ready: asyncio.Queue[_Prepared] = asyncio.Queue(maxsize=1)
 
-    def prepare(path: Path) -> asyncio.Future[_Prepared]:
-        return asyncio.ensure_future(_prepare(sessions, path, force, max_file_mb))
+    async def produce() -> None:
+        for path in files:
+            await ready.put(await _prepare(sessions, path, force, max_file_mb))
 
-    ahead: asyncio.Future[_Prepared] | None = None
+    producer = asyncio.create_task(produce())
     try:
-        for index, path in enumerate(files):
-            current = ahead or prepare(path)
-            ahead = prepare(files[index + 1]) if index + 1 < len(files) else None
-            await _store(sessions, await current, force, report)
+        for _ in files:
+            await _store(sessions, await ready.get(), force, report)
     finally:
-        if ahead is not None:
-            ahead.cancel()
+        producer.cancel()
 
 
 async def _prepare(
