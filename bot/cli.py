@@ -48,7 +48,10 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.paths] or [settings.digest_dir]
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
-        report = await ingest(db.session_factory(engine), paths, force=args.force)
+        report = await ingest(
+            db.session_factory(engine), paths, force=args.force,
+            max_file_mb=settings.max_file_mb,
+        )  # fmt: skip
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:

@@ -60,8 +60,9 @@ async def scan_digest_folder(services: Services) -> None:
         if not held:
             log.info("periodic scan skipped: an ingest is running")
             return
-        report = await ingest(services.sessions, [services.settings.digest_dir],
-                              trigger="schedule")  # fmt: skip
+        settings = services.settings
+        report = await ingest(services.sessions, [settings.digest_dir], trigger="schedule",
+                              max_file_mb=settings.max_file_mb)  # fmt: skip
     if report.errors or report.papers["new"]:
         log.info("periodic scan: %s", report.as_json())
 

@@ -6,6 +6,7 @@ resulting `Settings` object is handed to whatever needs a value from it.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -21,6 +22,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.logs import FORMATS, LEVELS
+from jobs.ingest import DEFAULT_MAX_FILE_MB
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
@@ -59,6 +61,7 @@ class Settings:
     subscription_time: time  # local time of day subscribers get their messages
     log_format: str  # "text" or "json"
     log_level: str
+    max_file_mb: float  # digest files larger than this fail without being read
 
     @property
     def secrets(self) -> list[str]:
@@ -129,6 +132,8 @@ def load_settings(
                            FORMATS),
         log_level=_choice("PAPERBOT_LOG_LEVEL", (get("PAPERBOT_LOG_LEVEL") or "INFO").upper(),
                           LEVELS),
+        max_file_mb=_megabytes("PAPERBOT_MAX_FILE_MB",
+                               get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)),
     )  # fmt: skip
 
 
@@ -206,6 +211,16 @@ def _time_of_day(variable: str, raw: str) -> time:
 def _choice(variable: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ConfigError(f"{variable} must be one of {', '.join(allowed)}: {value!r}")
+    return value
+
+
+def _megabytes(variable: str, raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1
+    if not 0 < value < math.inf:
+        raise ConfigError(f"{variable} is not a positive number of megabytes: {raw!r}")
     return value
 
 

@@ -11,9 +11,11 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
+import os
 from collections.abc import AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +31,13 @@ from jobs.parser import (
     parse_digest,
 )
 from storage import db, loading, runs
-from storage.models import CLAIM_FROM_ABSTRACT
+from storage.models import CLAIM_FROM_ABSTRACT, Document
 
 log = logging.getLogger(__name__)
+
+MB = 1024 * 1024
+DEFAULT_MAX_FILE_MB = 50
+LIMIT_VARIABLE = "PAPERBOT_MAX_FILE_MB"  # named in the report line, so operators know the knob
 
 # Copied as they are from a parsed paper onto the paper's row.
 _COPIED = (
@@ -80,6 +86,34 @@ def digest_files(paths: Iterable[Path], report: IngestReport) -> list[Path]:
     return files
 
 
+class FileTooLarge(Exception):
+    """A file over the size limit; the message is the line for the ingest report."""
+
+
+def read_digest(path: Path, max_file_mb: float) -> tuple[str, bytes]:
+    """The file's absolute path and its bytes. A file over the limit is refused before any
+    of it is read, and one that grows past the limit while being read is refused too."""
+    limit = int(max_file_mb * MB)
+    with path.open("rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > limit:
+            raise FileTooLarge(
+                f"file is {_megabytes(size)} MB; the limit is {max_file_mb:g} MB ({LIMIT_VARIABLE})"
+            )
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLarge(
+            f"file grew past {max_file_mb:g} MB while being read; the limit is "
+            f"{max_file_mb:g} MB ({LIMIT_VARIABLE})"
+        )
+    return str(path.resolve()), data
+
+
+def _megabytes(size: int) -> str:
+    """Rounded up, so a file over the limit never reads as the limit itself."""
+    return f"{math.ceil(size / MB * 100) / 100:,g}"
+
+
 def paper_input(paper: ParsedPaper) -> loading.PaperInput:
     fields: dict[str, Any] = {name: getattr(paper, name) for name in _COPIED}
     fields["authors"] = list(paper.authors)
@@ -101,6 +135,7 @@ async def ingest(
     force: bool = False,
     trigger: str = "cli",
     triggered_by: str | None = None,
+    max_file_mb: float = DEFAULT_MAX_FILE_MB,
 ) -> IngestReport:
     report = IngestReport()
     async with sessions.begin() as session:
@@ -110,8 +145,8 @@ async def ingest(
         report.run_id = run.id
     interrupted = True
     try:
-        for path in await asyncio.to_thread(digest_files, paths, report):
-            await _ingest_file(sessions, path, force, report)
+        files = await asyncio.to_thread(digest_files, paths, report)
+        await _ingest_files(sessions, files, force, max_file_mb, report)
         interrupted = False
     finally:
         async with sessions.begin() as session:
@@ -126,51 +161,124 @@ async def ingest(
     return report
 
 
-async def _ingest_file(
-    sessions: async_sessionmaker[AsyncSession], path: Path, force: bool, report: IngestReport
-) -> None:
+@dataclass(frozen=True)
+class ParsedFile:
+    format: str
+    digest_date: date
+    papers: list[loading.PaperInput]
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A file as read, hashed and parsed before it is stored."""
+
+    path: Path  # as given, for the report
+    error: str | None = None  # why it cannot be stored at all
+    stored_path: str = ""
+    content_hash: str = ""
+    size: int = 0
+    parsed: ParsedFile | str | None = None  # a parse error; None: unchanged, left unparsed
+
+
+def parse_file(data: bytes) -> ParsedFile | str:
+    """Decode and parse a file's bytes and build its papers, search text included: all the
+    CPU work of ingest, done off the event loop. A string is the file's parse error."""
     try:
-        # Off the event loop: a running bot keeps answering Slack while files are read.
-        data = await asyncio.to_thread(path.read_bytes)
+        digest = parse_digest(decode_digest(data))
+    except DigestParseError as error:
+        return str(error)
+    return ParsedFile(digest.format, digest.digest_date, [paper_input(p) for p in digest.papers])
+
+
+async def _ingest_files(
+    sessions: async_sessionmaker[AsyncSession], files: Sequence[Path], force: bool,
+    max_file_mb: float, report: IngestReport,
+) -> None:  # fmt: skip
+    """Store the files one after the other, each in its own transaction, while the next
+    ones are read and parsed: a parse never waits for a write, nor a writer for a parse.
+    At most one parsed file waits its turn, so memory holds three files at most."""
+    ready: asyncio.Queue[_Prepared] = asyncio.Queue(maxsize=1)
+
+    async def produce() -> None:
+        for path in files:
+            await ready.put(await _prepare(sessions, path, force, max_file_mb))
+
+    producer = asyncio.create_task(produce())
+    try:
+        for _ in files:
+            await _store(sessions, await ready.get(), force, report)
+    finally:
+        producer.cancel()
+
+
+async def _prepare(
+    sessions: async_sessionmaker[AsyncSession], path: Path, force: bool, max_file_mb: float
+) -> _Prepared:
+    try:
+        stored_path, data = await asyncio.to_thread(read_digest, path, max_file_mb)
     except OSError as error:
-        report.fail(path, f"cannot read: {error.strerror or error}")
+        return _Prepared(path, error=f"cannot read: {error.strerror or error}")
+    except FileTooLarge as error:
+        return _Prepared(path, error=str(error))
+    content_hash = await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
+    file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
+    try:
+        async with sessions() as session:  # a read: the writers' turn is not needed yet
+            document = await loading.find_document(session, stored_path)
+        if _outcome(document, content_hash) == "unchanged" and not force:
+            return file  # re-ingesting an unchanged file only checks its hash
+        return replace(file, parsed=await asyncio.to_thread(parse_file, data))
+    except Exception as error:
+        log.exception("ingest of %s failed", path)
+        return _Prepared(path, error=f"internal error: {type(error).__name__}: {error}")
+
+
+def _outcome(document: Document | None, content_hash: str) -> str:
+    if document is None:
+        return "new"
+    if document.status == "ok" and document.content_hash == content_hash:
+        return "unchanged"  # a forced re-parse of the same content counts here too
+    return "changed"  # new content, or a file that failed last time
+
+
+async def _store(
+    sessions: async_sessionmaker[AsyncSession], file: _Prepared, force: bool,
+    report: IngestReport,
+) -> None:  # fmt: skip
+    if file.error is not None:
+        report.fail(file.path, file.error)
         return
-    content_hash = hashlib.sha256(data).hexdigest()
-    stored_path = str(await asyncio.to_thread(path.resolve))
+    if file.parsed is None:
+        report.documents["unchanged"] += 1
+        return
     try:
         async with db.writing(sessions) as session:
-            document = await loading.find_document(session, stored_path)
-            if document is None:
-                outcome = "new"
-            elif document.status == "ok" and document.content_hash == content_hash:
-                outcome = "unchanged"  # a forced re-parse of the same content counts here too
-                if not force:
-                    report.documents[outcome] += 1
-                    return
-            else:
-                outcome = "changed"  # new content, or a file that failed last time
-            try:
-                digest = parse_digest(decode_digest(data))
-            except DigestParseError as error:
+            # Again in the writers' turn: another writer may have stored this file meanwhile.
+            document = await loading.find_document(session, file.stored_path)
+            outcome = _outcome(document, file.content_hash)
+            if outcome == "unchanged" and not force:
+                report.documents[outcome] += 1
+                return
+            if isinstance(file.parsed, str):
                 await loading.record_failed_document(
-                    session, path=stored_path, content_hash=content_hash, size=len(data),
-                    parser_version=PARSER_VERSION, error=str(error),
+                    session, path=file.stored_path, content_hash=file.content_hash,
+                    size=file.size, parser_version=PARSER_VERSION, error=file.parsed,
                 )  # fmt: skip
-                report.fail(path, str(error))
+                report.fail(file.path, file.parsed)
                 return
             saved = await loading.save_document(
                 session,
-                path=stored_path,
-                content_hash=content_hash,
-                size=len(data),
-                format=digest.format,
-                digest_date=digest.digest_date,
+                path=file.stored_path,
+                content_hash=file.content_hash,
+                size=file.size,
+                format=file.parsed.format,
+                digest_date=file.parsed.digest_date,
                 parser_version=PARSER_VERSION,
-                papers=[paper_input(paper) for paper in digest.papers],
+                papers=file.parsed.papers,
             )
     except Exception as error:  # the file's transaction was rolled back: nothing of it stays
-        log.exception("ingest of %s failed", path)
-        report.fail(path, f"internal error: {type(error).__name__}: {error}")
+        log.exception("ingest of %s failed", file.path)
+        report.fail(file.path, f"internal error: {type(error).__name__}: {error}")
         return
     report.documents[outcome] += 1
     report.papers["new"] += saved.papers_new

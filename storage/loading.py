@@ -7,8 +7,9 @@ they differ, and the links say which files hold it. Papers are never deleted her
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple, cast
 
@@ -47,15 +48,30 @@ class ClaimInput(NamedTuple):
 
 @dataclass(frozen=True)
 class PaperInput:
+    """A paper as one file gives it. Its lookup keys and search text are computed when it is
+    built, so that tokenising happens wherever inputs are made (ingest: off the event loop)
+    and the writing transaction only runs statements."""
+
     key: str
     position: int  # order of the entry in its file
     fields: Mapping[str, Any]  # Paper column -> value; None and empty values never erase
     claims: Sequence[ClaimInput] = ()
+    search: Mapping[str, str | None] = field(init=False)  # the derived columns of `fields`
+    claim_search: tuple[str, ...] = field(init=False)  # the search text of each claim
 
     def __post_init__(self) -> None:
         unknown = set(self.fields) - PAPER_FIELDS
         if unknown:
             raise ValueError(f"not paper columns: {sorted(unknown)}")
+        object.__setattr__(self, "search", _search_columns(self.fields))
+        claim_search = tuple(index_text(c.text_zh, c.quote_en) for c in self.claims)
+        object.__setattr__(self, "claim_search", claim_search)
+
+    def claim_rows(self, paper_id: int) -> list[tuple[int, ClaimInput, str]]:
+        return [
+            (paper_id, ClaimInput(*claim), text)
+            for claim, text in zip(self.claims, self.claim_search, strict=True)
+        ]
 
 
 @dataclass
@@ -117,7 +133,7 @@ async def save_document(
     if fresh:
         now = utcnow()
         rows = [
-            {**_with_search(_all_columns(paper.fields)), "key": paper.key,
+            {**_all_columns(paper.fields), **paper.search, "key": paper.key,
              "digest_date": digest_date, "first_ingested_at": now, "updated_at": now}
             for paper in fresh
         ]  # fmt: skip
@@ -129,20 +145,24 @@ async def save_document(
 
     known = [paper for paper in unique if paper.key in existing]
     stored_claims = await _claims_by_paper(session, [existing[p.key].id for p in known])
-    new_claims: list[tuple[int, ClaimInput]] = []
+    new_claims: list[tuple[int, ClaimInput, str]] = []
+    mixed: list[Paper] = []  # rows whose search text needs stored and new values together
     for paper in known:
         row = existing[paper.key]
         ids[paper.key] = row.id
-        changed = _refresh(row, paper.fields, digest_date)
+        changed = _refresh(row, paper, digest_date, mixed)
         claims = [ClaimInput(*claim) for claim in paper.claims]
         if stored_claims.get(row.id, []) != claims:
             await session.execute(delete(Claim).where(Claim.paper_id == row.id))
-            new_claims.extend((row.id, claim) for claim in claims)
+            new_claims.extend(paper.claim_rows(row.id))
             changed = True
         if changed:
             row.updated_at = utcnow()
             result.papers_updated += 1
-    new_claims.extend((ids[paper.key], claim) for paper in fresh for claim in paper.claims)
+    if mixed:
+        await _reindex(mixed)
+    for paper in fresh:
+        new_claims.extend(paper.claim_rows(ids[paper.key]))
     await _insert_claims(session, new_claims)
 
     await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
@@ -158,14 +178,25 @@ async def save_document(
     return result
 
 
-def _with_search(values: dict[str, Any]) -> dict[str, Any]:
-    """Add the normalised lookup keys and the search text of a paper's values."""
+def _search_columns(values: Mapping[str, Any]) -> dict[str, str | None]:
+    """The normalised lookup keys and the search text of a paper's values."""
     title, name = values.get("title"), values.get("name")
-    values["title_key"] = " ".join(normalise(title).split()) if title else None
-    values["name_key"] = normalise(name) if name else None
-    values["search_head"] = index_text(*(values.get(f) for f in SEARCH_HEAD))
-    values["search_body"] = index_text(*(values.get(f) for f in SEARCH_BODY))
-    return values
+    return {
+        "title_key": " ".join(normalise(title).split()) if title else None,
+        "name_key": normalise(name) if name else None,
+        "search_head": index_text(*(values.get(f) for f in SEARCH_HEAD)),
+        "search_body": index_text(*(values.get(f) for f in SEARCH_BODY)),
+    }
+
+
+async def _reindex(rows: Sequence[Paper]) -> None:
+    """Recompute the search columns of refreshed rows, in a thread: tokenising is CPU work
+    that must not hold up the event loop."""
+    values = [{f: getattr(row, f) for f in (*SEARCH_HEAD, *SEARCH_BODY)} for row in rows]
+    columns = await asyncio.to_thread(lambda: [_search_columns(v) for v in values])
+    for row, search in zip(rows, columns, strict=True):
+        for name, value in search.items():
+            setattr(row, name, value)
 
 
 def _all_columns(fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -180,29 +211,36 @@ def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value not in (None, "", [], ())}
 
 
-def _refresh(row: Paper, fields: Mapping[str, Any], digest_date: date) -> bool:
-    """Copy the file's non-empty values onto the row; True when anything changed."""
+def _refresh(row: Paper, paper: PaperInput, digest_date: date, mixed: list[Paper]) -> bool:
+    """Copy the file's non-empty values onto the row; True when anything changed. A changed
+    row whose search fields all come from this file takes the input's search columns;
+    one that keeps stored text the file lacks goes into `mixed`, to be indexed anew."""
     changed = False
-    for name, value in _present(fields).items():
+    for name, value in _present(paper.fields).items():
         if getattr(row, name) != value:
             setattr(row, name, value)
             changed = True
     if changed:
-        current = {f: getattr(row, f) for f in (*SEARCH_HEAD, *SEARCH_BODY)}
-        for name, value in _with_search(current).items():
-            if name in _DERIVED:
+        searched = (*SEARCH_HEAD, *SEARCH_BODY)
+        if all(getattr(row, f) == paper.fields.get(f) for f in searched):
+            for name, value in paper.search.items():
                 setattr(row, name, value)
+        else:
+            mixed.append(row)
     if row.digest_date is None or digest_date < row.digest_date:
         row.digest_date = digest_date  # a paper is dated by the first digest that held it
         changed = True
     return changed
 
 
-async def _insert_claims(session: AsyncSession, claims: Iterable[tuple[int, ClaimInput]]) -> None:
+async def _insert_claims(
+    session: AsyncSession, claims: Iterable[tuple[int, ClaimInput, str]]
+) -> None:
+    """Insert claims, each with its paper id and its search text."""
     rows = [
         {"paper_id": paper_id, "number": c.number, "text_zh": c.text_zh, "quote_en": c.quote_en,
-         "source": c.source, "search_text": index_text(c.text_zh, c.quote_en)}
-        for paper_id, c in claims
+         "source": c.source, "search_text": search_text}
+        for paper_id, c, search_text in claims
     ]  # fmt: skip
     if rows:
         await session.execute(insert(CLAIMS), rows)

@@ -91,7 +91,8 @@ def register(app: AsyncApp, services: Services) -> None:
             await ack(**replies.ingest_started(force).as_payload())
             report = await services.spawn(
                 ingest(sessions, [services.settings.digest_dir], force=force,
-                       trigger="slack", triggered_by=user),
+                       trigger="slack", triggered_by=user,
+                       max_file_mb=services.settings.max_file_mb),
                 "reingest",
             )  # fmt: skip
         await respond(**replies.ingest_done(report).as_payload())

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy.engine import URL
 
-from tests.cli.helpers import LocalSlackThread, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
 from tests.digests import SEEDS, write
 
 
@@ -85,3 +89,53 @@ def test_digest_preview_then_post_then_nothing_new(tmp_path: Path) -> None:
     assert (
         "Nothing new" in paperbot("digest", "--preview", "--channel", "CTEAM", cwd=tmp_path).stdout
     )
+
+
+def test_a_file_over_the_size_limit_fails_with_one_line_without_being_read(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    with (tmp_path / "digests" / "huge.txt").open("wb") as huge:
+        huge.truncate(300 * 2**20)  # sparse: no disk used, but 300 MB of memory if read
+    # A small parent runs paperbot and reports its peak memory: a child forked from this
+    # test process would count the test process's own memory as its peak.
+    peak = tmp_path / "peak-kib"
+    measured = (
+        "import resource, subprocess, sys; code = subprocess.call(sys.argv[2:]); "
+        "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN)"
+        ".ru_maxrss)); sys.exit(code)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    result = subprocess.run(
+        [sys.executable, "-c", measured, str(peak), PAPERBOT, "ingest", "digests", "--json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    out, err = result.stdout, result.stderr
+    STDERR.append(err)
+
+    assert result.returncode == 1
+    summary = json.loads(out)
+    assert summary["documents"] == {"new": 3, "changed": 0, "unchanged": 0, "failed": 1}
+    line = "file is 300 MB; the limit is 50 MB (PAPERBOT_MAX_FILE_MB)"
+    assert summary["errors"] == [{"path": "digests/huge.txt", "error": line}]
+    assert err.strip() == f"paperbot: digests/huge.txt: {line}"
+    assert int(peak.read_text()) < 200 * 1024  # KiB: the 300 MB were never read (95 MB here)
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-5", "nan", "inf"])
+def test_a_bad_size_limit_is_one_line_naming_the_variable_and_exit_2(
+    tmp_path: Path, value: str
+) -> None:
+    result = paperbot("ingest", cwd=tmp_path, env={"PAPERBOT_MAX_FILE_MB": value})
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"paperbot: PAPERBOT_MAX_FILE_MB is not a positive number of megabytes: {value!r}\n"
+    )
+    assert not (tmp_path / "var").exists()  # nothing was written
+
+
+def test_the_size_limit_is_read_from_the_environment(tmp_path: Path) -> None:
+    write(tmp_path / "digests" / "day.txt", (SEEDS / "004_ee791cd1952f5dee.txt").read_text())
+    result = paperbot("ingest", "digests", cwd=tmp_path, env={"PAPERBOT_MAX_FILE_MB": "0.001"})
+    assert result.returncode == 1
+    assert "the limit is 0.001 MB (PAPERBOT_MAX_FILE_MB)" in result.stderr

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from jobs.ingest import ingest
+from jobs.ingest import MB, FileTooLarge, ingest, read_digest
 from storage import db, loading
 from storage.models import Base, Claim, Document, IngestRun, Paper, PaperDocument
 from tests.digests import SEEDS, Entry, huggingface_digest, write
@@ -257,3 +257,66 @@ async def test_two_replicas_ingesting_the_same_files_at_once_store_them_once(
     assert sum(d["unchanged"] for d in documents) == 3
     assert sum(r.papers["new"] for r in reports) == 36
     assert await count(replicas[0]) == 36
+
+
+def sparse(path: Path, size: int) -> Path:
+    """A file of `size` bytes that takes no disk space: reading it would still cost memory."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as file:
+        file.truncate(size)
+    return path
+
+
+async def test_a_file_over_the_size_limit_fails_with_one_line_and_the_others_load(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    huge = sparse(seeds / "huge.txt", 200 * MB)
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.documents == {"new": 3, "changed": 0, "unchanged": 0, "failed": 1}
+    assert report.errors == [{
+        "path": str(huge),
+        "error": "file is 200 MB; the limit is 50 MB (PAPERBOT_MAX_FILE_MB)",
+    }]  # fmt: skip
+    assert await count(sessions) == 36
+
+
+async def test_the_size_limit_takes_decimals_and_a_file_at_the_limit_loads(
+    sessions: async_sessionmaker[AsyncSession], folder: Path
+) -> None:
+    text = huggingface_digest("2026-10-04", [Entry("2610.00001", "A")])
+    limit_mb = 0.01  # 10,485 bytes
+    at_limit = write(folder / "a.txt", text + "\n" * (int(limit_mb * MB) - len(text.encode())))
+    over = write(folder / "b.txt", at_limit.read_text() + "\n")
+
+    report = await ingest(sessions, [folder], max_file_mb=limit_mb)
+
+    assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
+    assert report.errors == [{
+        "path": str(over),
+        "error": "file is 0.02 MB; the limit is 0.01 MB (PAPERBOT_MAX_FILE_MB)",
+    }]  # fmt: skip
+
+
+async def test_a_stored_file_that_grows_over_the_limit_keeps_what_it_stored(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await snapshot(sessions)
+    sparse(seeds / "004_ee791cd1952f5dee.txt", 60 * MB)
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.documents == {"new": 0, "changed": 0, "unchanged": 2, "failed": 1}
+    assert report.errors[0]["error"].startswith("file is 60 MB; the limit is 50 MB")
+    assert await snapshot(sessions) == before
+
+
+def test_a_file_that_grows_past_the_limit_while_being_read_is_refused() -> None:
+    # /dev/zero says it holds nothing, then never ends: as a file still being written.
+    with pytest.raises(FileTooLarge) as refused:
+        read_digest(Path("/dev/zero"), max_file_mb=1)
+    assert str(refused.value) == (
+        "file grew past 1 MB while being read; the limit is 1 MB (PAPERBOT_MAX_FILE_MB)"
+    )
