@@ -95,6 +95,9 @@ def cut_mrkdwn(text: str, limit: int) -> str:
         start = cut.rfind(opener)
         if start >= 0 and cut.find(closer, start) < 0:
             cut = cut[:start]
+    head, _, last = cut.rpartition("\n")
+    if last.strip() == ">":  # a quote marker left without its quote
+        cut = head
     return cut + "…"
 
 
