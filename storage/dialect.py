@@ -158,6 +158,12 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
     weigh them (its cost grows with the corpus: 30 ms for a common word at 1.3 million
     claims), and PostgreSQL's ts_rank would order differently. Every hit holds every
     term, so leaving out the term weights changes little.
+
+    Words typed in a form other than their stem (`benchmarks`, `AIME`) are indexed as
+    written too (storage/search_text.py), and a hit holding them so gains what the
+    saturating count can give at most (2.2): a word as typed never ranks below its other
+    forms (`aim` for `AIME`). A word typed as its stem (`benchmark`) cannot tell its forms
+    apart in the index; all of them rank alike.
     """
     padded = "(' ' || c.search_text || ' ')"
     counts, parts = [], []
@@ -169,12 +175,28 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
             f" / {len(needle)} AS tf{i}"
         )
         parts.append(f"tf{i} * 2.2 / (tf{i} + 1.2 * (0.25 + 0.75 * dl / 400.0))")
+        bonus = _exact_bonus(padded, term.exact, f"exact{i}_", params, 2.2)
+        if bonus:
+            counts.append(f"{' + '.join(bonus)} AS exact{i}")
+            parts.append(f"exact{i}")
     return f"""
         SELECT id FROM (
             SELECT c.id, length(c.search_text) AS dl, {", ".join(counts)}
             FROM ({newest}) AS m JOIN claims c ON c.id = m.id
         ) AS s
         ORDER BY {" + ".join(parts)} DESC, id DESC LIMIT :limit OFFSET :offset"""
+
+
+def _exact_bonus(
+    padded: str, words: tuple[str, ...], name: str, params: dict[str, Any], weight: float
+) -> list[str]:
+    """`weight`, shared among the words given, for each of them `padded` holds as a token.
+    Tokens hold letters and digits only, so they need no escaping inside LIKE."""
+    sql = []
+    for j, word in enumerate(words):
+        params[f"{name}{j}"] = f"% {word} %"
+        sql.append(f"(CASE WHEN {padded} LIKE :{name}{j} THEN {weight / len(words)} ELSE 0 END)")
+    return sql
 
 
 async def match_claims(
@@ -256,18 +278,23 @@ async def _sqlite_walk(
 async def match_papers(
     session: AsyncSession, query: Query, *, limit: int, window: int
 ) -> list[int]:
-    """Ids of matching papers, best first; a match in the names counts ten times the text."""
+    """Ids of matching papers, best first; a match in the names counts ten times the text,
+    and names holding the words as typed (`World Models` for `models`) come first."""
     params: dict[str, Any] = {"limit": limit, "window": window}
+    exact = tuple(dict.fromkeys(word for term in query.terms for word in term.exact))
+    bonus = _exact_bonus("(' ' || p.search_head || ' ')", exact, "exact", params, 1.0)
+    as_typed = f"{' + '.join(bonus)} DESC, " if bonus else ""
     if session.get_bind().dialect.name == "sqlite":
         params["match"] = _fts5(query)
-        sql = """
-            SELECT id FROM (
+        sql = f"""
+            SELECT m.id FROM (
                 SELECT rowid AS id, bm25(papers_fts, 10.0, 1.0) AS score FROM papers_fts
                 WHERE papers_fts MATCH :match ORDER BY rowid DESC LIMIT :window
-            ) ORDER BY score, id DESC LIMIT :limit"""
+            ) AS m JOIN papers p ON p.id = m.id
+            ORDER BY {as_typed}m.score, m.id DESC LIMIT :limit"""
     else:
         params["match"] = _tsquery(query)
-        sql = """
+        sql = f"""
             WITH q AS (SELECT to_tsquery('simple', :match) AS q),
             m AS (
                 SELECT p.id FROM papers p, q
@@ -275,7 +302,7 @@ async def match_papers(
                 ORDER BY p.id DESC LIMIT :window
             )
             SELECT p.id FROM m JOIN papers p ON p.id = m.id, q
-            ORDER BY ts_rank(p.search_fts, q.q) DESC, p.id DESC
+            ORDER BY {as_typed}ts_rank(p.search_fts, q.q) DESC, p.id DESC
             LIMIT :limit"""
     rows = await session.execute(text(sql), params)
     return [row[0] for row in rows]

@@ -11,6 +11,14 @@ Why pieces of two: Chinese has no spaces, and people search one- and two-charact
 (`延迟`, `显存`). A two-character query is one piece; a longer one is a phrase of adjacent
 pieces; a single character is a prefix of a piece (the run's last character is indexed on
 its own so that it is the start of something too).
+
+Word forms: an English word (Latin letters only) is indexed as its Snowball stem, so
+`benchmarks` and `benchmark` are one token, and queries are stemmed the same way. Other
+forms a word is found by follow the text's own tokens, once each: the word as written when
+it differs from its stem (which ranks exact words first, see storage/dialect.py), the parts
+of a letters-and-digits word (`aime24`: `aim`, `aime`, `24`) and the joined form of a
+hyphenated one (`x-planner`: `xplanner`). Appended after the text, they leave the positions
+of its own tokens adjacent, so "quoted words" still match as a phrase.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import Stemmer
+
 _CJK = (
     "\u3040-\u30ff"  # Hiragana, Katakana
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
@@ -28,11 +38,25 @@ _CJK = (
 )
 # Decimal numbers stay whole (`0.886`, `2609.35259`): split at the dot, `0` would be in
 # every number and phrase queries over it slow. PostgreSQL's parser keeps them whole too.
-_WORD = rf"\d+(?:\.\d+)+|[^\W_{_CJK}]+"
+_NUMBER = r"\d+(?:\.\d+)+"
+_LETTERS = rf"[^\W_{_CJK}]+"
+_HYPHEN = "-\u2010"  # after NFKC, the hyphens people type
+_WORD = rf"{_NUMBER}|{_LETTERS}"
 _TOKEN = re.compile(rf"[{_CJK}]+|{_WORD}")
-_TOKEN_KIND = re.compile(rf"([{_CJK}]+)|({_WORD})")
+# A hyphenated word (`x-planner`) is read whole, to index its joined form too; its parts are
+# the tokens `_TOKEN` gives (a part that starts a decimal number is left to the number).
+_TOKEN_KIND = re.compile(
+    rf"([{_CJK}]+)|({_NUMBER})|({_LETTERS}(?:[{_HYPHEN}](?!\d+\.\d){_LETTERS})*)"
+)
+_HYPHENS = re.compile(rf"[{_HYPHEN}]")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
+_LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
+_VOWELS = frozenset("aeiouy")
+_STEMMER = Stemmer.Stemmer("english")
+# Words analysed once each: ingest tokenises every claim, and a corpus repeats its words.
+# Bounded by entries; a word is at most as long as the text it came from.
+_WORD_CACHE = 1 << 16
 
 _ASCII_CONTROLS = {code: " " for code in (*range(0x20), 0x7F)}
 
@@ -68,9 +92,38 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+def _stem(word: str) -> str:
+    """Snowball's English stem, and acronym plurals it keeps: `llms`, `gpus`, `ppos` (no
+    vowel before the `s` but the letter next to it) lose the `s`. Over-stemming a word that
+    is no acronym (`thus`: `thu`) is harmless: it still matches only itself."""
+    stem: str = _STEMMER.stemWord(word)
+    if len(stem) >= 4 and stem[-1] == "s" and _VOWELS.isdisjoint(stem[:-2]):
+        return stem[:-1]
+    return stem
+
+
+@functools.lru_cache(maxsize=_WORD_CACHE)
+def word_forms(word: str) -> tuple[str, tuple[str, ...]]:
+    """The token a normalised word is indexed as, and the other forms it is found by."""
+    if not word.isascii() or not word.isalnum() or word.isdigit():
+        return word, ()  # digits, decimals, other scripts: as written
+    if word.isalpha():
+        stem = _stem(word)
+        return (stem, (word,)) if stem != word else (word, ())
+    forms: dict[str, None] = {}  # letters and digits: whole, and found by its parts
+    for part in _LETTERS_OR_DIGITS.findall(word):
+        if part.isalpha():
+            stem, others = word_forms(part)
+            forms[stem] = None
+            forms.update(dict.fromkeys(others))
+        else:
+            forms[part] = None
+    return word, tuple(forms)
+
+
 def _run_tokens(run: str, *, indexing: bool) -> list[str]:
     if not _CJK_RUN.fullmatch(run):
-        return [run]
+        return [word_forms(run)[0]]
     if len(run) == 1:
         return [run]
     pieces = [run[i : i + 2] for i in range(len(run) - 1)]
@@ -78,15 +131,42 @@ def _run_tokens(run: str, *, indexing: bool) -> list[str]:
 
 
 def index_text(*parts: str | None) -> str:
-    """The text stored in the search column for the given fields."""
+    """The text stored in the search column for the given fields: its tokens in order,
+    then the other forms of its words, once each (see the module's description)."""
     tokens: list[str] = []
-    for cjk, word in _TOKEN_KIND.findall(normalise(" ".join(p for p in parts if p))):
+    forms: list[str] = []
+    analyse = word_forms
+    for cjk, number, word in _TOKEN_KIND.findall(normalise(" ".join(p for p in parts if p))):
         if word:
-            tokens.append(word)
+            if "-" in word or "\u2010" in word:
+                tokens.extend(_hyphenated(word, forms))
+            else:
+                token, others = analyse(word)
+                tokens.append(token)
+                forms.extend(others)
+        elif number:
+            tokens.append(number)
         else:  # what _run_tokens(cjk, indexing=True) gives, inlined: ingest's hot path
             tokens.extend(map(str.__add__, cjk, cjk[1:]))
             tokens.append(cjk[-1])
+    tokens.extend(dict.fromkeys(forms))
     return " ".join(tokens)
+
+
+def _hyphenated(word: str, forms: list[str]) -> list[str]:
+    """The tokens of `x-planner`'s parts; its joined form `xplanner` (with that word's own
+    forms) goes to `forms`. A range of numbers (`5-7b` in `2.5-7b`) is not a word."""
+    pieces = _HYPHENS.split(word)
+    tokens = []
+    for piece in pieces:
+        token, others = word_forms(piece)
+        tokens.append(token)
+        forms.extend(others)
+    if not pieces[0].isdigit():
+        token, others = word_forms("".join(pieces))
+        forms.append(token)
+        forms.extend(others)
+    return tokens
 
 
 @dataclass(frozen=True)
@@ -96,6 +176,12 @@ class Term:
     tokens: tuple[str, ...]
     prefix: bool = False
     runs: tuple[str, ...] = ()  # the normalised words as typed, for highlighting
+
+    @property
+    def exact(self) -> tuple[str, ...]:
+        """The words typed in a form other than their stem (`benchmarks`, `aime`): hits
+        holding them as written rank first."""
+        return tuple(dict.fromkeys(r for r in self.runs if word_forms(r)[1][:1] == (r,)))
 
 
 @dataclass(frozen=True)
@@ -184,15 +270,23 @@ def _collapsed(items: tuple[str, ...]) -> tuple[str, ...]:
 def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
     """Where the query's words stand in `text`: sorted, non-overlapping (start, end) pairs.
 
-    Best effort on the original text: words are matched case-insensitively with any
-    punctuation between their parts, so `0.886` is found for the query `0.886`.
+    Best effort on the original text. Words are marked whole, by the tokens they are
+    indexed as: `benchmark` marks `benchmarks`, `aime` marks `AIME24`, `xplanner` marks
+    `X-Planner`, and `the` never marks the inside of `other`. A term holding Chinese is
+    found as typed, with any punctuation between its parts (`0.886` in `AUROC 0.886`).
     """
     spans: list[tuple[int, int]] = []
+    words: list[_Word] | None = None
     for term in query.terms:
-        pattern = r"[\W_]*".join(re.escape(run) for run in term.runs)
-        spans.extend(
-            m.span() for m in re.finditer(pattern, text, re.IGNORECASE) if m.end() > m.start()
-        )
+        if term.prefix or any(_CJK_RUN.fullmatch(run) for run in term.runs):
+            pattern = r"[\W_]*".join(re.escape(run) for run in term.runs)
+            spans.extend(
+                m.span() for m in re.finditer(pattern, text, re.IGNORECASE) if m.end() > m.start()
+            )
+            continue
+        if words is None:
+            words = _words(text)
+        spans.extend(_phrase_spans(words, term.tokens))
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -200,3 +294,45 @@ def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+@dataclass(frozen=True)
+class _Word:
+    start: int
+    end: int
+    token: str | None  # what it is indexed as; None for a Chinese run, which ends phrases
+    forms: tuple[str, ...] = ()
+    whole: bool = False  # a hyphenated word as a whole, found by its joined form only
+
+
+def _words(text: str) -> list[_Word]:
+    """The words of the original text, read as index_text reads them (once per text)."""
+    words: list[_Word] = []
+    for match in _TOKEN_KIND.finditer(text):
+        if match.group(1):
+            words.append(_Word(match.start(), match.end(), None))
+            continue
+        start, pieces = match.start(), _HYPHENS.split(match.group())
+        joined = []
+        for piece in pieces:
+            normalised = normalise(piece)
+            words.append(_Word(start, start + len(piece), *word_forms(normalised)))
+            joined.append(normalised)
+            start += len(piece) + 1
+        if len(pieces) > 1 and not pieces[0].isdigit():
+            token, forms = word_forms("".join(joined))
+            words.append(_Word(match.start(), match.end(), None, (token, *forms), whole=True))
+    return words
+
+
+def _phrase_spans(words: list[_Word], tokens: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where `tokens` stand: one word by its token or another form, a phrase by adjacent
+    words' tokens (hyphenated wholes stand beside their parts, not between them)."""
+    if len(tokens) == 1:
+        return [(w.start, w.end) for w in words if w.token == tokens[0] or tokens[0] in w.forms]
+    parts = [w for w in words if not w.whole]
+    return [
+        (parts[i].start, parts[i + len(tokens) - 1].end)
+        for i in range(len(parts) - len(tokens) + 1)
+        if all(parts[i + k].token == token for k, token in enumerate(tokens))
+    ]
