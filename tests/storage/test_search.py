@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -248,3 +249,114 @@ async def test_a_wide_date_range_finds_what_a_narrow_one_finds(
     wide = await search_claims(seeded, "AUROC until:2026-09-30")
     assert narrow.hits
     assert {h.claim_id for h in wide.hits} == {h.claim_id for h in narrow.hits}
+
+
+# --- Word forms ------------------------------------------------------------------------
+
+
+def marked(hit: ClaimHit) -> list[str]:
+    return [hit.text_zh[a:b] for a, b in hit.zh_spans] + [
+        hit.quote_en[a:b] for a, b in hit.en_spans
+    ]
+
+
+async def all_claims(session: AsyncSession, typed: str) -> list[ClaimHit]:
+    hits, page_number = [], 1
+    while True:
+        page = await search_claims(session, typed, page=page_number)
+        hits += page.hits
+        if not page.has_next:
+            return hits
+        page_number += 1
+
+
+async def test_a_word_finds_its_other_forms(seeded: AsyncSession) -> None:
+    singular = {h.claim_id for h in await all_claims(seeded, "benchmark")}
+    plural = {h.claim_id for h in await all_claims(seeded, "benchmarks")}
+    assert singular == plural
+    texts = [(h.text_zh + " " + h.quote_en).lower() for h in await all_claims(seeded, "benchmark")]
+    assert any("benchmarks" in t for t in texts)
+    assert any(re.search(r"\bbenchmark\b", t) for t in texts)
+
+
+async def test_a_word_typed_as_written_ranks_before_its_other_forms(seeded: AsyncSession) -> None:
+    hits = await all_claims(seeded, "benchmarks")
+    written = ["benchmarks" in (h.text_zh + " " + h.quote_en).lower() for h in hits]
+    assert True in written and False in written
+    assert written == sorted(written, reverse=True)  # every exact hit before any other
+
+
+async def test_gpu_finds_gpus_and_highlights_the_whole_word(seeded: AsyncSession) -> None:
+    hits = await all_claims(seeded, "GPU")
+    assert any(re.search(r"\bGPUs\b", h.quote_en) for h in hits)
+    assert {word.lower() for h in hits for word in marked(h)} <= {"gpu", "gpus"}
+
+
+async def test_aime_finds_aime24_and_aime2024_first_and_marks_them_whole(
+    seeded: AsyncSession,
+) -> None:
+    page = await search_claims(seeded, "AIME")
+    texts = [h.text_zh + " " + h.quote_en for h in page.hits]
+    assert any("AIME24" in t for t in texts) and any("AIME2024" in t for t in texts)
+    aime = [bool(re.search(r"aime", t, re.IGNORECASE)) for t in texts]
+    assert aime == sorted(aime, reverse=True)  # `aim`, its stem, ranks after
+    words = {w for h in page.hits for w in marked(h) if "aime" in w.lower()}
+    assert words and all(re.fullmatch(r"AIME\d*", w, re.IGNORECASE) for w in words)
+
+
+@pytest.mark.parametrize("typed", ["AIME24", "aime 24"])
+async def test_letters_and_digits_are_found_whole_and_by_their_parts(
+    seeded: AsyncSession, typed: str
+) -> None:
+    hits = await all_claims(seeded, typed)
+    assert hits and all(re.search(r"aime\s*24", contains_text(h), re.IGNORECASE) for h in hits)
+
+
+def contains_text(hit: ClaimHit) -> str:
+    return hit.text_zh + " " + hit.quote_en
+
+
+@pytest.mark.parametrize("typed", ["xplanner", "X-Planner", "x planner", "X‐Planner"])
+async def test_hyphenated_names_are_found_joined_and_apart(
+    seeded: AsyncSession, typed: str
+) -> None:
+    found = await lookup_paper(seeded, typed)
+    assert any("X-Planner" in (p.title or "") + (p.name or "") for p in found.papers), found
+    page = await search_claims(seeded, typed)
+    assert page.hits and all("X-Planner" in contains_text(h) for h in page.hits)
+    assert {w for h in page.hits for w in marked(h)} <= {"X-Planner", "X", "Planner"}
+
+
+async def test_paper_world_model_finds_world_models(seeded: AsyncSession) -> None:
+    found = await lookup_paper(seeded, "world model", limit=50)
+    titles = [p.title or "" for p in found.papers]
+    assert any("World Models" in t for t in titles), titles
+
+
+async def test_quoted_words_still_match_only_adjacent_words(seeded: AsyncSession) -> None:
+    adjacent = await all_claims(seeded, '"evaluate model"')
+    assert any("evaluated models" in h.quote_en for h in adjacent)
+    pattern = r"evaluat\w*[\W_]+models?\b"
+    assert all(re.search(pattern, contains_text(h), re.IGNORECASE) for h in adjacent)
+    assert all(any(re.fullmatch(pattern, w, re.IGNORECASE) for w in marked(h)) for h in adjacent)
+    reversed_ = {h.claim_id for h in await all_claims(seeded, '"model evaluate"')}
+    assert not reversed_ & {h.claim_id for h in adjacent}
+    titles = [p.title or "" for p in (await lookup_paper(seeded, '"world model"', limit=50)).papers]
+    assert any("World Models" in t for t in titles), titles
+
+
+@pytest.mark.parametrize("typed", ["Qwen3-8B", "qwen3-8b", "Qwen3.5-35B"])
+async def test_a_version_stays_findable_as_typed(seeded: AsyncSession, typed: str) -> None:
+    hits = await all_claims(seeded, typed)
+    assert hits and all(typed.lower() in contains_text(h).lower() for h in hits)
+    assert (await lookup_paper(seeded, typed)).papers
+
+
+async def test_the_does_not_mark_the_inside_of_other_words(seeded: AsyncSession) -> None:
+    page = await search_claims(seeded, "the")
+    assert page.hits
+    assert {w.lower() for h in page.hits for w in marked(h)} == {"the"}
+    hit = next(h for h in page.hits if re.search(r"\w(?i:the)|(?i:the)\w", h.quote_en))
+    for start, end in hit.en_spans:
+        assert not hit.quote_en[start - 1 : start].isalnum()
+        assert not hit.quote_en[end : end + 1].isalnum()
