@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
@@ -12,8 +13,11 @@ from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage import db
+from jobs.ingest import ingest
+from storage import db, search_reindex
 from storage.models import Base, is_hand_written
+from storage.search import lookup_paper, search_claims
+from tests.digests import SEEDS
 
 TABLES = {
     "documents",
@@ -144,3 +148,53 @@ def upgrade_to(connection: Connection, revision: str) -> None:
     config.set_main_option("script_location", str(db.MIGRATIONS))
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
+
+
+async def test_word_forms_reindex_a_store_written_before_them(
+    database_url: URL, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store at 0005 holds the tokens as written; 0006 recomputes them, a batch at a
+    time, to exactly what ingest writes now, and its index finds words by their stems."""
+    monkeypatch.setattr(search_reindex, "PAPERS_PER_BATCH", 7)  # the seeds: several batches
+    monkeypatch.setattr(search_reindex, "CLAIMS_PER_BATCH", 10)
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        report = await ingest(db.session_factory(engine), [SEEDS])
+        assert not report.errors
+        as_ingested = await search_columns(engine)
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0005")  # the text 0005's ingest wrote
+        at_0005 = await search_columns(engine)
+        async with db.session_factory(engine)() as session:
+            assert not (await search_claims(session, "AIME")).hits
+        assert at_0005 != as_ingested
+
+        await db.upgrade(engine)
+
+        assert await search_columns(engine) == as_ingested
+        async with db.session_factory(engine)() as session:
+            texts = [h.quote_en for h in (await search_claims(session, "AIME")).hits]
+            assert any("AIME24" in t for t in texts)
+            assert (await lookup_paper(session, "xplanner")).papers
+        if engine.dialect.name == "sqlite":  # the FTS5 tables agree with their rows
+            async with engine.begin() as connection:
+                for table in ("claims_fts", "papers_fts"):
+                    await connection.execute(
+                        text(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', 1)")
+                    )
+
+
+async def search_columns(engine: AsyncEngine) -> list[Any]:
+    async with engine.connect() as connection:
+        claims = await connection.execute(text("SELECT id, search_text FROM claims ORDER BY id"))
+        papers = await connection.execute(
+            text("SELECT id, search_head, search_body FROM papers ORDER BY id")
+        )
+        return [tuple(row) for row in [*claims, *papers]]
+
+
+def downgrade_to(connection: Connection, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(db.MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)

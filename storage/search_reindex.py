@@ -1,0 +1,84 @@
+"""Recompute the stored search text of every paper and claim, for a new tokenizer.
+
+Rows are read in batches in id order, so a store of millions of claims never holds more
+than a batch in memory, and a row is written only when its search text changes. Each
+store's index follows its rows: SQLite's FTS5 tables through their update triggers
+(migration 0002), PostgreSQL's generated `search_fts` columns (0004) by themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from storage.loading import SEARCH_BODY, SEARCH_HEAD
+
+PAPERS_PER_BATCH = 500  # a paper's text runs to tens of kilobytes
+CLAIMS_PER_BATCH = 5_000
+
+Tokenizer = Callable[..., str]
+
+
+def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
+    """Write `tokenize`'s search text into every paper and claim, in this transaction."""
+    papers = sa.table(
+        "papers", sa.column("id"), sa.column("search_head"), sa.column("search_body"),
+        *(sa.column(name) for name in SEARCH_HEAD + SEARCH_BODY),
+    )  # fmt: skip
+    _in_batches(
+        bind,
+        papers,
+        PAPERS_PER_BATCH,
+        lambda row: {
+            "search_head": tokenize(*(row[name] for name in SEARCH_HEAD)),
+            "search_body": tokenize(*(row[name] for name in SEARCH_BODY)),
+        },
+    )
+    claims = sa.table(
+        "claims", sa.column("id"), sa.column("text_zh"), sa.column("quote_en"),
+        sa.column("search_text"),
+    )  # fmt: skip
+    _in_batches(
+        bind,
+        claims,
+        CLAIMS_PER_BATCH,
+        lambda row: {"search_text": tokenize(row["text_zh"], row["quote_en"])},
+    )
+
+
+def _in_batches(
+    bind: sa.Connection,
+    table: sa.TableClause,
+    size: int,
+    compute: Callable[[sa.RowMapping], dict[str, str]],
+) -> None:
+    """Recompute `table`'s search columns a batch of rows at a time, in id order."""
+    update = (
+        table.update()
+        .where(table.c.id == sa.bindparam("row_id"))
+        .values({name: sa.bindparam(name) for name in _search_columns(table)})
+    )
+    after = 0
+    while True:
+        rows = (
+            bind.execute(
+                sa.select(table).where(table.c.id > after).order_by(table.c.id).limit(size)
+            )
+            .mappings()
+            .all()
+        )
+        if not rows:
+            return
+        changed = []
+        for row in rows:
+            values = compute(row)
+            if any(row[name] != value for name, value in values.items()):
+                changed.append({"row_id": row["id"], **values})
+        if changed:
+            bind.execute(update, changed)
+        after = rows[-1]["id"]
+
+
+def _search_columns(table: sa.TableClause) -> list[str]:
+    return [c.name for c in table.c if c.name.startswith("search_")]
