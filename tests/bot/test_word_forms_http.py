@@ -1,0 +1,54 @@
+"""Word forms over signed HTTP: a word finds its other forms, and the reply marks whole words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from bot.text_view import as_text
+from tests.bot.conftest import Bot
+
+_BOLD = re.compile(r"(.?)\*([^*\n]+)\*(.?)")
+
+
+def marked_words(reply: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(character before, bold text, character after) in the claims' text, not their titles."""
+    found = []
+    for block in reply["blocks"]:
+        text = (block.get("text") or {}).get("text", "")
+        if block["type"] == "section" and "\n" in text:
+            found += _BOLD.findall(text.split("\n", 1)[1])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("benchmark", "benchmarks"), ("GPU", "GPUs"), ("AIME", "AIME24"), ("AIME", "AIME2024")],
+)
+async def test_a_word_finds_and_marks_its_other_forms(bot: Bot, typed: str, expected: str) -> None:
+    status, reply = await bot.command(f"/claims {typed}")
+    assert status == 200
+    words = [word for _, word, _ in marked_words(reply)]
+    assert expected in words, as_text(reply)
+
+
+async def test_the_is_marked_only_as_a_whole_word(bot: Bot) -> None:
+    _, reply = await bot.command("/claims the")
+    marks = marked_words(reply)
+    assert marks and {word.lower() for _, word, _ in marks} == {"the"}
+    assert not any(before.isalnum() or after.isalnum() for before, _, after in marks)
+    assert "other" in as_text(reply).lower()  # "other" is there, and not marked inside
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("xplanner", "X-Planner"), ("X-Planner", "X-Planner"), ("world model", "World Models")],
+)
+async def test_paper_finds_names_and_titles_by_their_forms(
+    bot: Bot, typed: str, expected: str
+) -> None:
+    status, reply = await bot.command(f"/paper {typed}")
+    assert status == 200
+    assert expected in as_text(reply), as_text(reply)
