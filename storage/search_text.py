@@ -27,6 +27,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import Stemmer
 
@@ -267,6 +268,11 @@ def _collapsed(items: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(item for i, item in enumerate(items) if i == 0 or item != items[i - 1])
 
 
+# Highlighting reads this much of a text at most: far more than a claim holds or a reply
+# shows, and it keeps the work on the event loop bounded whatever a digest carries.
+HIGHLIGHT_CHARS = 5_000
+
+
 def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
     """Where the query's words stand in `text`: sorted, non-overlapping (start, end) pairs.
 
@@ -275,6 +281,7 @@ def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
     `X-Planner`, and `the` never marks the inside of `other`. A term holding Chinese is
     found as typed, with any punctuation between its parts (`0.886` in `AUROC 0.886`).
     """
+    text = text[:HIGHLIGHT_CHARS]
     spans: list[tuple[int, int]] = []
     words: list[_Word] | None = None
     for term in query.terms:
@@ -296,8 +303,7 @@ def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
     return merged
 
 
-@dataclass(frozen=True)
-class _Word:
+class _Word(NamedTuple):
     start: int
     end: int
     token: str | None  # what it is indexed as; None for a Chinese run, which ends phrases
@@ -309,19 +315,23 @@ def _words(text: str) -> list[_Word]:
     """The words of the original text, read as index_text reads them (once per text)."""
     words: list[_Word] = []
     for match in _TOKEN_KIND.finditer(text):
+        start, end = match.span()
         if match.group(1):
-            words.append(_Word(match.start(), match.end(), None))
+            words.append(_Word(start, end, None))
             continue
-        start, pieces = match.start(), _HYPHENS.split(match.group())
-        joined = []
+        word = match.group()
+        if "-" not in word and "\u2010" not in word:
+            words.append(_Word(start, end, *word_forms(normalise(word))))
+            continue
+        pieces, joined = _HYPHENS.split(word), []
         for piece in pieces:
             normalised = normalise(piece)
             words.append(_Word(start, start + len(piece), *word_forms(normalised)))
             joined.append(normalised)
             start += len(piece) + 1
-        if len(pieces) > 1 and not pieces[0].isdigit():
+        if not pieces[0].isdigit():
             token, forms = word_forms("".join(joined))
-            words.append(_Word(match.start(), match.end(), None, (token, *forms), whole=True))
+            words.append(_Word(match.start(), end, None, (token, *forms), whole=True))
     return words
 
 
