@@ -56,8 +56,10 @@ _LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _VOWELS = frozenset("aeiouy")
 _STEMMER = Stemmer.Stemmer("english")
 # Words analysed once each: ingest tokenises every claim, and a corpus repeats its words.
-# Bounded by entries; a word is at most as long as the text it came from.
+# Longer "words" (hashes, encoded data) have no other forms and are not kept, so the cache
+# holds at most this many short strings.
 _WORD_CACHE = 1 << 16
+LONGEST_WORD = 64
 
 _ASCII_CONTROLS = {code: " " for code in (*range(0x20), 0x7F)}
 
@@ -103,9 +105,13 @@ def _stem(word: str) -> str:
     return stem
 
 
-@functools.lru_cache(maxsize=_WORD_CACHE)
 def word_forms(word: str) -> tuple[str, tuple[str, ...]]:
     """The token a normalised word is indexed as, and the other forms it is found by."""
+    return _word_forms(word) if len(word) <= LONGEST_WORD else (word, ())
+
+
+@functools.lru_cache(maxsize=_WORD_CACHE)
+def _word_forms(word: str) -> tuple[str, tuple[str, ...]]:
     if not word.isascii() or not word.isalnum() or word.isdigit():
         return word, ()  # digits, decimals, other scripts: as written
     if word.isalpha():
@@ -136,13 +142,13 @@ def index_text(*parts: str | None) -> str:
     then the other forms of its words, once each (see the module's description)."""
     tokens: list[str] = []
     forms: list[str] = []
-    analyse = word_forms
+    analyse = _word_forms
     for cjk, number, word in _TOKEN_KIND.findall(normalise(" ".join(p for p in parts if p))):
         if word:
             if "-" in word or "\u2010" in word:
                 tokens.extend(_hyphenated(word, forms))
             else:
-                token, others = analyse(word)
+                token, others = analyse(word) if len(word) <= LONGEST_WORD else (word, ())
                 tokens.append(token)
                 forms.extend(others)
         elif number:

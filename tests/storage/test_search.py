@@ -215,6 +215,8 @@ def test_filters_are_read_out_of_the_words() -> None:
 QUERIES = [
     "AUROC", "延迟", "召回", "0.886", "86.20%", "模型", "显存", "GAPO", "强化学习 reward", "27.5%",
     "迟", '"median AUROC"', "AUROC paper:RLCDAlignBench", "AUROC until:2026-09-30",
+    "benchmark", "GPU", "AIME", "aime 24", "xplanner", "X-Planner", '"evaluate model"',
+    "Qwen3-8B", "world model",
 ]  # fmt: skip
 
 
