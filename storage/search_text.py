@@ -142,15 +142,13 @@ def index_text(*parts: str | None) -> str:
     then the other forms of its words, once each (see the module's description)."""
     tokens: list[str] = []
     forms: list[str] = []
-    analyse = _word_forms
+    known = _INDEXED.get
     for cjk, number, word in _TOKEN_KIND.findall(normalise(" ".join(p for p in parts if p))):
         if word:
-            if "-" in word or "\u2010" in word:
-                tokens.extend(_hyphenated(word, forms))
-            else:
-                token, others = analyse(word) if len(word) <= LONGEST_WORD else (word, ())
-                tokens.append(token)
-                forms.extend(others)
+            own, others = known(word) or _indexed_word(word)
+            tokens.append(own)
+            if others:
+                forms += others
         elif number:
             tokens.append(number)
         else:  # what _run_tokens(cjk, indexing=True) gives, inlined: ingest's hot path
@@ -160,20 +158,35 @@ def index_text(*parts: str | None) -> str:
     return " ".join(tokens)
 
 
-def _hyphenated(word: str, forms: list[str]) -> list[str]:
-    """The tokens of `x-planner`'s parts; its joined form `xplanner` (with that word's own
-    forms) goes to `forms`. A range of numbers (`5-7b` in `2.5-7b`) is not a word."""
-    pieces = _HYPHENS.split(word)
-    tokens = []
-    for piece in pieces:
-        token, others = word_forms(piece)
-        tokens.append(token)
-        forms.extend(others)
-    if not pieces[0].isdigit():
-        token, others = word_forms("".join(pieces))
-        forms.append(token)
-        forms.extend(others)
-    return tokens
+# What index_text adds for a word as the text holds it (`x-planner` included), looked up
+# once per word (a plain dict: the cheapest lookup on ingest's hot path), emptied when full.
+_INDEXED: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+
+def _indexed_word(word: str) -> tuple[str, tuple[str, ...]]:
+    """A word's tokens in the text (joined by spaces) and its other forms. `x-planner`
+    gives its parts, and the joined form `xplanner` with that word's own forms; a range of
+    numbers (`5-7b` in `2.5-7b`) is not a word and has no joined form."""
+    if "-" in word or "\u2010" in word:
+        pieces = _HYPHENS.split(word)
+        tokens: list[str] = []
+        forms: list[str] = []
+        for piece in pieces:
+            token, others = word_forms(piece)
+            tokens.append(token)
+            forms.extend(others)
+        if not pieces[0].isdigit():
+            token, others = word_forms("".join(pieces))
+            forms.append(token)
+            forms.extend(others)
+        entry = (" ".join(tokens), tuple(forms))
+    else:
+        entry = word_forms(word)
+    if len(word) <= LONGEST_WORD:
+        if len(_INDEXED) >= _WORD_CACHE:
+            _INDEXED.clear()
+        _INDEXED[word] = entry
+    return entry
 
 
 @dataclass(frozen=True)
