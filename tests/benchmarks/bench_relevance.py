@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import re
@@ -44,6 +45,7 @@ from tests.benchmarks.relevance_set import (
     DIGESTS,
     FIRST_PAGE,
     KINDS,
+    QUESTIONS,
     SEEDS,
     Question,
     load_questions,
@@ -281,9 +283,16 @@ def read_baseline() -> dict[str, Any] | None:
     return json.loads(BASELINE.read_text(encoding="utf-8")) if BASELINE.exists() else None
 
 
+def set_fingerprint() -> str:
+    """Which version of the question set figures belong to: a baseline is comparable only
+    with runs over the same questions and judgments."""
+    return hashlib.sha256(QUESTIONS.read_bytes()).hexdigest()[:16]
+
+
 def save_baseline(store: Store) -> None:
     baseline = {
         "measured_on": commit(),
+        "question_set": set_fingerprint(),
         "date": datetime.now(UTC).date().isoformat(),
         "store": store.label,
         "figures": as_json(groups(store.outcomes)),
@@ -383,6 +392,13 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
             f"This run is the baseline: the search as it was on commit `{now}` "
             f"({baseline['date']}), kept in `relevance/{BASELINE.name}`; later runs show "
             "*baseline → new* next to it."
+        )
+        baseline = None
+    elif baseline and baseline.get("question_set") != set_fingerprint():
+        lines.append(
+            f"The question set changed since the baseline (commit `{baseline['measured_on']}`): "
+            "measure the baseline again on that commit's search with `--save-baseline` before "
+            "comparing. Figures below are this run only."
         )
         baseline = None
     elif baseline:
