@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import hashlib
 import json
 import os
@@ -265,6 +266,7 @@ async def run(with_postgres: bool, workdir: Path) -> list[Store]:
 # --- reporting --------------------------------------------------------------------------
 
 
+@functools.cache  # read once, before this run writes its own files
 def commit() -> str:
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                           capture_output=True, text=True, check=False)  # fmt: skip
@@ -440,6 +442,7 @@ def main() -> int:
                         help=f"make this run the baseline ({BASELINE.name})")  # fmt: skip
     parser.add_argument("--verbose", action="store_true", help="print every question's result")
     args = parser.parse_args()
+    commit()
     with tempfile.TemporaryDirectory(prefix="paperbot-relevance-") as workdir:
         stores = asyncio.run(run(args.postgres, Path(workdir)))
     if args.verbose:
