@@ -291,8 +291,9 @@ def set_fingerprint() -> str:
     return hashlib.sha256(QUESTIONS.read_bytes()).hexdigest()[:16]
 
 
-def save_baseline(store: Store) -> None:
+def save_baseline(store: Store, note: str) -> None:
     baseline = {
+        "note": note,
         "measured_on": commit(),
         "question_set": set_fingerprint(),
         "date": datetime.now(UTC).date().isoformat(),
@@ -393,7 +394,7 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
         lines.append(
             f"This run is the baseline: the search as it was on commit `{now}` "
             f"({baseline['date']}), kept in `relevance/{BASELINE.name}`; later runs show "
-            "*baseline → new* next to it."
+            f"*baseline → new* next to it. {baseline.get('note', '')}".rstrip()
         )
         baseline = None
     elif baseline and baseline.get("question_set") != set_fingerprint():
@@ -407,7 +408,7 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
         lines.append(
             f"Figures read *baseline → this run*. Baseline: the search on commit "
             f"`{baseline['measured_on']}` ({baseline['date']}, {baseline['store']}); "
-            f"this run: commit `{now}`."
+            f"this run: commit `{now}`. {baseline.get('note', '')}".rstrip()
         )
     lines.append("")
     for store in stores:
@@ -440,6 +441,7 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS.name}")
     parser.add_argument("--save-baseline", action="store_true",
                         help=f"make this run the baseline ({BASELINE.name})")  # fmt: skip
+    parser.add_argument("--note", default="", help="a sentence kept with the baseline")
     parser.add_argument("--verbose", action="store_true", help="print every question's result")
     args = parser.parse_args()
     commit()
@@ -452,7 +454,7 @@ def main() -> int:
                 f"\n     wanted {o.wanted}"
             )
     if args.save_baseline:
-        save_baseline(stores[0])
+        save_baseline(stores[0], args.note)
     section = report(stores, read_baseline())
     print(section)
     if args.write:
