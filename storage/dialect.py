@@ -106,7 +106,11 @@ async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[
 def _fts5(query: Query) -> str:
     # Tokens hold letters and digits only, so quoting them is all the escaping needed.
     return " AND ".join(
-        f'"{term.tokens[0]}"*' if term.prefix else '"' + " ".join(term.tokens) + '"'
+        f'"{term.tokens[0]}"*'
+        if term.prefix
+        else '"' + " ".join(term.tokens) + '"'
+        if term.joined is None
+        else '("' + " ".join(term.tokens) + f'" OR "{term.joined}")'
         for term in query.terms
     )
 
@@ -116,8 +120,11 @@ def _tsquery(query: Query) -> str:
         f"'{term.tokens[0]}':*"
         if term.prefix
         else "(" + " <-> ".join(f"'{token}'" for token in term.tokens) + ")"
+        if term.joined is None
+        else "((" + " <-> ".join(f"'{token}'" for token in term.tokens)
+        + f") | '{term.joined}')"
         for term in query.terms
-    )
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -170,10 +177,11 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
     for i, term in enumerate(query.terms):
         needle = " " + " ".join(term.tokens) + ("" if term.prefix else " ")
         params[f"term{i}"] = needle
-        counts.append(
-            f"(length({padded}) - length(replace({padded}, :term{i}, ''))) * 1.0"
-            f" / {len(needle)} AS tf{i}"
-        )
+        occurrences = [_occurrences(padded, f"term{i}", len(needle))]
+        if term.joined is not None:  # `xplanner` for `x-planner`
+            params[f"joined{i}"] = f" {term.joined} "
+            occurrences.append(_occurrences(padded, f"joined{i}", len(term.joined) + 2))
+        counts.append(f"{' + '.join(occurrences)} AS tf{i}")
         parts.append(f"tf{i} * 2.2 / (tf{i} + 1.2 * (0.25 + 0.75 * dl / 400.0))")
         bonus = _exact_bonus(padded, term.exact, f"exact{i}_", params, 2.2)
         if bonus:
@@ -185,6 +193,10 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
             FROM ({newest}) AS m JOIN claims c ON c.id = m.id
         ) AS s
         ORDER BY {" + ".join(parts)} DESC, id DESC LIMIT :limit OFFSET :offset"""
+
+
+def _occurrences(padded: str, name: str, length: int) -> str:
+    return f"(length({padded}) - length(replace({padded}, :{name}, ''))) * 1.0 / {length}"
 
 
 def _exact_bonus(

@@ -53,6 +53,7 @@ _HYPHENS = re.compile(rf"[{_HYPHEN}]")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
 _LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
+_NAME_YEAR = re.compile(r"([a-z]+)(19|20)([0-9]{2})")
 _VOWELS = frozenset("aeiouy")
 _STEMMER = Stemmer.Stemmer("english")
 # Words analysed once each: ingest tokenises every claim, and a corpus repeats its words.
@@ -117,15 +118,23 @@ def _word_forms(word: str) -> tuple[str, tuple[str, ...]]:
     if word.isalpha():
         stem = _stem(word)
         return (stem, (word,)) if stem != word else (word, ())
-    forms: dict[str, None] = {}  # letters and digits: whole, and found by its parts
-    for part in _LETTERS_OR_DIGITS.findall(word):
+    # Letters and digits: whole, and found by their parts. A name ending in a year is
+    # indexed with its short form (`aime2024` as `aime24`), which people write for it too.
+    year = _NAME_YEAR.fullmatch(word)
+    token = year.group(1) + year.group(3) if year else word
+    forms: dict[str, None] = {word: None} if year else {}
+    parts = _LETTERS_OR_DIGITS.findall(token)
+    if year:
+        parts.append(year.group(2) + year.group(3))
+    for part in parts:
         if part.isalpha():
             stem, others = word_forms(part)
             forms[stem] = None
             forms.update(dict.fromkeys(others))
         else:
             forms[part] = None
-    return word, tuple(forms)
+    forms.pop(token, None)
+    return token, tuple(forms)
 
 
 def _run_tokens(run: str, *, indexing: bool) -> list[str]:
@@ -196,6 +205,8 @@ class Term:
     tokens: tuple[str, ...]
     prefix: bool = False
     runs: tuple[str, ...] = ()  # the normalised words as typed, for highlighting
+    # A hyphenated word is also found written as one (`x-planner`: `xplanner`): its token.
+    joined: str | None = None
 
     @property
     def exact(self) -> tuple[str, ...]:
@@ -255,8 +266,17 @@ def parse_query(text: str) -> Query:
         tokens: list[str] = []
         for i, run in enumerate(runs):
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
-        terms.append(Term(tuple(tokens), runs=tuple(runs)))
+        terms.append(Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs)))
     return _bounded(terms)
+
+
+def _joined(chunk: str, runs: list[str]) -> str | None:
+    """The token of a hyphenated word written as one, when the chunk is just that word
+    (`fine-tune`: `finetun`, which `finetuned` is indexed as)."""
+    words = _TOKEN_KIND.findall(chunk)
+    if len(runs) < 2 or len(words) != 1 or not words[0][2] or runs[0].isdigit():
+        return None
+    return word_forms("".join(runs))[0]
 
 
 def _bounded(terms: list[Term]) -> Query:
@@ -279,7 +299,7 @@ def _bounded(terms: list[Term]) -> Query:
             notes[f"Only the first {len(kept)} search terms were used."] = None
             break
         total += len(tokens)
-        kept[tokens, term.prefix] = Term(tokens, term.prefix, runs)
+        kept[tokens, term.prefix] = Term(tokens, term.prefix, runs, term.joined)
     return Query(terms=tuple(kept.values()), notes=tuple(notes))
 
 
@@ -313,6 +333,8 @@ def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
         if words is None:
             words = _words(text)
         spans.extend(_phrase_spans(words, term.tokens))
+        if term.joined:
+            spans.extend(_phrase_spans(words, (term.joined,)))
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:

@@ -306,12 +306,20 @@ async def test_aime_finds_aime24_and_aime2024_first_and_marks_them_whole(
     assert words and all(re.fullmatch(r"AIME\d*", w, re.IGNORECASE) for w in words)
 
 
-@pytest.mark.parametrize("typed", ["AIME24", "aime 24"])
+@pytest.mark.parametrize("typed", ["AIME24", "aime 24", "AIME2024"])
 async def test_letters_and_digits_are_found_whole_and_by_their_parts(
     seeded: AsyncSession, typed: str
 ) -> None:
     hits = await all_claims(seeded, typed)
-    assert hits and all(re.search(r"aime\s*24", contains_text(h), re.IGNORECASE) for h in hits)
+    texts = [contains_text(h) for h in hits]
+    assert all(re.search(r"aime\s*(20)?24", t, re.IGNORECASE) for t in texts)
+    assert any("AIME24" in t for t in texts) and any("AIME2024" in t for t in texts)
+
+
+async def test_a_name_with_a_year_finds_its_short_form_after_itself(seeded: AsyncSession) -> None:
+    texts = [contains_text(h) for h in await all_claims(seeded, "AIME2024")]
+    as_typed = ["AIME2024" in t for t in texts]
+    assert as_typed == sorted(as_typed, reverse=True) and as_typed[0] and not as_typed[-1]
 
 
 def contains_text(hit: ClaimHit) -> str:

@@ -21,12 +21,13 @@ from storage.search_text import (
 
 def finds(text: str, typed: str) -> bool:
     """Whether every term of `typed` is in `text`'s index as the stores read it: a phrase's
-    tokens adjacent, a single Chinese character as the start of a token."""
+    tokens adjacent (or a hyphenated word's joined form), a single Chinese character as the
+    start of a token."""
     indexed = f" {index_text(text)} "
     return all(
         re.search(rf" {re.escape(term.tokens[0])}", indexed)
         if term.prefix
-        else f" {' '.join(term.tokens)} " in indexed
+        else f" {' '.join(term.tokens)} " in indexed or f" {term.joined} " in indexed
         for term in parse_query(typed).terms
     )
 
@@ -52,7 +53,9 @@ def test_a_word_is_indexed_as_its_stem(word: str, token: str) -> None:
      ("reported on AIME24 and AIME25", "AIME"), ("reported on AIME24", "aime 24"),
      ("AIME2024 | 74.3", "AIME"), ("X-Planner ranks second", "xplanner"),
      ("X-Planner ranks second", "X-Planner"), ("X-Planner ranks second", "x planner"),
-     ("xplanner ranks second", "xplanner"), ("on Qwen2.5-7B", "Qwen2.5-7B"),
+     ("xplanner ranks second", "xplanner"), ("xplanner ranks second", "X-Planner"),
+     ("finetuned on", "fine-tune"), ("on Qwen2.5-7B", "Qwen2.5-7B"),
+     ("reported on AIME24", "AIME2024"), ("AIME2024 | 74.3", "aime24"), ("COCO2017", "coco17"),
      ("GPT-4.5 and GPT-4", "gpt4"), ("GPT-4.5 and GPT-4", "4.5"),
      ("Results on three benchmarks", '"three benchmark"'), ("延迟下降 27.5%", "延迟"),
      ("延迟下降 27.5%", "迟"), ("median AUROC of 0.886", '"auroc of 0.886"')],
@@ -63,7 +66,7 @@ def test_a_text_is_found_by_other_forms_of_its_words(text: str, typed: str) -> N
 
 @pytest.mark.parametrize(
     ("text", "typed"),
-    [("three benchmarks", '"benchmark three"'), ("the other one", "oth"), ("AIME24", "AIME2024"),
+    [("three benchmarks", '"benchmark three"'), ("the other one", "oth"), ("AIME24", "AIME2025"),
      ("X-Planner", '"planner x"'), ("a planner", "xplanner")],
 )  # fmt: skip
 def test_other_words_and_other_orders_are_not_found(text: str, typed: str) -> None:
@@ -83,6 +86,8 @@ def test_the_other_forms_follow_the_text_so_phrases_stay_adjacent() -> None:
      ("AIME24 and AIME2024; we aim", "AIME", ["AIME24", "AIME2024", "aim"]),
      ("X-Planner beats U-Scratch", "xplanner", ["X-Planner"]),
      ("X-Planner beats U-Scratch", "X-Planner", ["X-Planner"]),
+     ("xplanner beats U-Scratch", "X-Planner", ["xplanner"]),
+     ("AIME2024 and AIME24", "AIME2024", ["AIME2024", "AIME24"]),
      ("World Models are world-models", '"world model"', ["World Models", "world-models"]),
      ("推理延迟下降", "延迟", ["延迟"]),
      ("延迟 and AUROC 0.886", "auroc 0.886", ["AUROC", "0.886"])],
