@@ -13,12 +13,15 @@ pieces; a single character is a prefix of a piece (the run's last character is i
 its own so that it is the start of something too).
 
 Word forms: an English word (Latin letters only) is indexed as its Snowball stem, so
-`benchmarks` and `benchmark` are one token, and queries are stemmed the same way. Other
-forms a word is found by follow the text's own tokens, once each: the word as written when
-it differs from its stem (which ranks exact words first, see storage/dialect.py), the parts
-of a letters-and-digits word (`aime24`: `aim`, `aime`, `24`) and the joined form of a
-hyphenated one (`x-planner`: `xplanner`). Appended after the text, they leave the positions
-of its own tokens adjacent, so "quoted words" still match as a phrase.
+`benchmarks` and `benchmark` are one token, and queries are stemmed the same way; a name
+ending in a year as its short form (`aime2024` as `aime24`). Other forms a word is found by
+follow the text's own tokens, once each: the word as written when it differs from its
+token (which ranks exact words first, see storage/dialect.py), the parts of a
+letters-and-digits word (`aime24`: `aim`, `aime`, `24`) and the joined form of a hyphenated
+one (`x-planner`: `xplanner`). Appended after the text, they leave the positions of its own
+tokens adjacent, so "quoted words" still match as a phrase (a phrase could only match
+across the seam between the two, a harmless rarity). A hyphenated word typed in a query is
+a phrase of its parts or its joined form, so `x-planner` also finds `xplanner`.
 """
 
 from __future__ import annotations
