@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from jobs.ingest import ingest
 from storage import db, dialect
 from storage.search import (
     PAGE_SIZE,
@@ -19,6 +21,7 @@ from storage.search import (
     search_claims,
 )
 from storage.search_text import MAX_QUERY_CHARS, BadQuery, QueryTooLong
+from tests.digests import Entry, huggingface_digest, write
 
 DISTILLATION = "On-Policy or Off-Policy Learning? A Systematic Study of Distillation Dynamics"
 
@@ -370,3 +373,24 @@ async def test_the_does_not_mark_the_inside_of_other_words(seeded: AsyncSession)
     for start, end in hit.en_spans:
         assert not hit.quote_en[start - 1 : start].isalnum()
         assert not hit.quote_en[end : end + 1].isalnum()
+
+
+async def test_a_hyphenated_word_finds_it_written_as_one(
+    engine: AsyncEngine, tmp_path: Path
+) -> None:
+    entries = [
+        Entry("2610.10001", "XPlanner: planning ahead",
+              "We release a planner. Our xplanner improves success by 12.1% over the baseline."),
+        Entry("2610.10002", "Finetuned judges",
+              "Judges finetuned on preferences agree 8.5% more often than the baseline."),
+    ]  # fmt: skip
+    write(tmp_path / "digests" / "hf.txt", huggingface_digest("2026-10-12", entries))
+    assert not (await ingest(db.session_factory(engine), [tmp_path / "digests"])).errors
+    async with db.session_factory(engine)() as session:
+        for typed, title in [("X-Planner", "XPlanner"), ("fine-tune", "Finetuned judges")]:
+            found = await lookup_paper(session, typed)
+            assert [p.title for p in found.papers][:1] == [
+                next(e.title for e in entries if e.title.startswith(title))
+            ], typed
+            page = await search_claims(session, typed)
+            assert page.hits and all(h.en_spans for h in page.hits), typed
