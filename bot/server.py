@@ -27,7 +27,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import logs
-from bot.app import build_app, slack_client
+from bot.app import build_app
 from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
@@ -66,8 +66,8 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
 async def _slack(app: web.Application) -> AsyncIterator[None]:
     settings, services = app[SETTINGS], app[SERVICES]
     assert settings.slack_signing_secret is not None
-    client = slack_client(settings.slack_bot_token, settings.slack_api_url)
-    bolt = build_app(services, client=client, signing_secret=settings.slack_signing_secret)
+    bolt = build_app(services, token=settings.slack_bot_token, api_url=settings.slack_api_url,
+                     signing_secret=settings.slack_signing_secret)  # fmt: skip
     app[BOLT] = bolt
     socket = None
     if app[SOCKET_MODE]:
@@ -79,7 +79,7 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
             ),
         )
         await socket.connect_async()  # type: ignore[no-untyped-call]
-    scheduler = build_scheduler(services, client)
+    scheduler = build_scheduler(services, bolt.client)
     scheduler.start()
     yield
     scheduler.shutdown(wait=False)
