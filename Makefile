@@ -35,6 +35,7 @@ check: lint test
 # Benchmarks are not part of `make test`: they generate 100,000 papers (~700 MB) in /tmp.
 bench: install
 	$(BIN)/python -m tests.benchmarks.bench_search --papers 10000 100000 --write
+	$(BIN)/python -m tests.benchmarks.bench_overhead --postgresql --write
 
 fmt: install
 	$(BIN)/ruff format .

@@ -207,6 +207,7 @@ def bench(requests: int, workdir: Path, postgresql: bool) -> list[Run]:
 
 
 def report(runs: list[Run], requests: int, command_line: str) -> str:
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) + " (1, 5, 15 min)"
     lines = [
         START,
         "### Fixed cost per command, over signed HTTP",
@@ -216,6 +217,9 @@ def report(runs: list[Run], requests: int, command_line: str) -> str:
         f"acks; {requests} signed requests of each kind, one at a time, the kinds taking turns,",
         "over a kept-alive connection. A command's time runs to its answer (the acknowledgement",
         "carries it here); the first command after start is timed on a fresh process.",
+        "Bolt's defaults start the listener as a task and poll for its acknowledgement every",
+        "10 ms; paperbot's listeners, like the other bare app's, run inline and return once they",
+        f"acknowledge (bot/listeners/acking.py). Load average when the run ended: {load}.",
         "",
         "| store | request | first after start | p50 | p90 | p99 | max |",
         "|---|---|---:|---:|---:|---:|---:|",
