@@ -9,9 +9,9 @@ Starts `paperbot serve` as a child process on the bundled seeds (a SQLite file; 
 inline. Requests are signed as Slack signs them and sent one at a time over a kept-alive
 connection, the kinds taking turns. A command's time is from sending it to its answer: the
 acknowledgement when it carries the answer, else the post to its response URL (what the
-user waits for). The first command after a fresh start is timed separately, on a process
-started for it. `--write` puts the table into tests/benchmarks/RESULTS.md between the
-`overhead` markers.
+user waits for). The first command after a fresh start is timed separately, on processes
+started for it (the median of 3). `--write` puts the table into
+tests/benchmarks/RESULTS.md between the `overhead` markers.
 """
 
 from __future__ import annotations
@@ -178,6 +178,8 @@ async def rounds(
             run.times_ms.setdefault(kind.label, []).append(took)
             run.answers[kind.label] = answer
     run.web_api_calls.update(call.method for call in slack.calls[before:])
+    for label, answer in run.answers.items():  # what was timed: an answer, not a refusal
+        print(f"{run.store}, {label}: {answer!r}", file=sys.stderr)
 
 
 def seed(database_url: str, workdir: Path) -> None:
