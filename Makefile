@@ -37,6 +37,7 @@ check: lint test
 bench: install
 	$(BIN)/python -m tests.benchmarks.bench_search --papers 10000 100000 --write
 	$(BIN)/python -m tests.benchmarks.bench_relevance --postgres --write
+	$(BIN)/python -m tests.benchmarks.bench_overhead --postgresql --write
 
 fmt: install
 	$(BIN)/ruff format .

@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
-from slack_bolt.authorization import AuthorizeResult
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncRateLimitErrorRetryHandler,
     AsyncServerErrorRetryHandler,
@@ -19,35 +18,40 @@ from bot.listeners import register_listeners
 from bot.services import Services
 
 log = logging.getLogger(__name__)
+OFFLINE_TOKEN = "xoxb-offline"  # what `ask` and `shell` send to their stand-in for Slack
 
 
 def slack_client(token: str | None, base_url: str) -> AsyncWebClient:
     """A Web API client on `SLACK_API_URL` that also retries 429 (after Retry-After) and
     5xx answers, which slack_sdk does not by default."""
-    client = AsyncWebClient(token=token, base_url=base_url)
+    return _configured(AsyncWebClient(token=token), base_url)
+
+
+def _configured(client: AsyncWebClient, base_url: str) -> AsyncWebClient:
+    client.base_url = base_url
     client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
     client.retry_handlers.append(AsyncServerErrorRetryHandler(max_retry_count=2))
     return client
 
 
 def build_app(
-    services: Services, *, client: AsyncWebClient, signing_secret: str, offline: bool = False
-) -> AsyncApp:
-    """The Slack app. `offline` (for `ask` and `shell`) needs no token: authorization is
-    a fixed local result instead of a call to `auth.test`."""
+    services: Services, *, token: str | None, api_url: str, signing_secret: str,
+    offline: bool = False,
+) -> AsyncApp:  # fmt: skip
+    """The Slack app; `app.client` is its Web API client. `offline` (for `ask` and `shell`,
+    where Slack is a local stand-in) needs no token: a fixed one is used instead.
 
-    async def local_authorization() -> AuthorizeResult:
-        return AuthorizeResult(
-            enterprise_id=None, team_id="T0LOCAL", bot_token="xoxb-offline",
-            bot_id="B0LOCAL", bot_user_id="U0PAPERBOT",
-        )  # fmt: skip
-
+    Bolt is given the token and makes the client itself (then pointed at `api_url`): given
+    a client as well, it warns at each start that the token, which it also reads from
+    SLACK_BOT_TOKEN on its own, will be unused."""
     app = AsyncApp(
-        client=client,
+        token=OFFLINE_TOKEN if offline else token,
         signing_secret=signing_secret,
-        authorize=local_authorization if offline else None,
-        process_before_response=False,
+        # Listeners run inline and return once they acknowledge (bot/listeners/acking.py):
+        # Bolt's own way of running them after the acknowledgement polls every 10 ms.
+        process_before_response=True,
     )
+    _configured(app.client, api_url)
     # `ask` and `shell` print the reply: there a line per request would only add noise.
     app.use(request_scope(log.debug if offline else log.info))
     register_listeners(app, services)

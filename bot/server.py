@@ -26,8 +26,8 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot import logs
-from bot.app import build_app, slack_client
+from bot import logs, replies
+from bot.app import build_app
 from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
@@ -45,6 +45,8 @@ REJECTED = web.RequestKey("rejected", str)
 SHUTDOWN_GRACE_SECONDS = 20.0
 # Slack's requests are a few kilobytes; aiohttp refuses bodies over this anyway.
 MAX_BODY_BYTES = 1024**2
+WARM_UP_SECONDS = 5.0
+WARM_UP_TEXT = "zzwarmupzz"
 
 
 class CannotListen(Exception):
@@ -63,11 +65,26 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
         yield
 
 
+async def _warm(app: web.Application) -> AsyncIterator[None]:
+    """A search of each kind before serving, so that the first command after start does not
+    pay for what is done once per process: compiling the SQL, the store's first statements,
+    imports on first use. It matches nothing; if it fails or is slow, serving starts anyway."""
+    sessions = app[SERVICES].sessions
+    try:
+        async with asyncio.timeout(WARM_UP_SECONDS):
+            await replies.paper(sessions, WARM_UP_TEXT)
+            await replies.claims(sessions, WARM_UP_TEXT)
+            await replies.open_paper(sessions, WARM_UP_TEXT)
+    except Exception as error:  # a cold first command is better than no bot
+        log.warning("warm-up search failed: %s; serving anyway", type(error).__name__)
+    yield
+
+
 async def _slack(app: web.Application) -> AsyncIterator[None]:
     settings, services = app[SETTINGS], app[SERVICES]
     assert settings.slack_signing_secret is not None
-    client = slack_client(settings.slack_bot_token, settings.slack_api_url)
-    bolt = build_app(services, client=client, signing_secret=settings.slack_signing_secret)
+    bolt = build_app(services, token=settings.slack_bot_token, api_url=settings.slack_api_url,
+                     signing_secret=settings.slack_signing_secret)  # fmt: skip
     app[BOLT] = bolt
     socket = None
     if app[SOCKET_MODE]:
@@ -79,7 +96,7 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
             ),
         )
         await socket.connect_async()  # type: ignore[no-untyped-call]
-    scheduler = build_scheduler(services, client)
+    scheduler = build_scheduler(services, bolt.client)
     scheduler.start()
     yield
     scheduler.shutdown(wait=False)
@@ -162,6 +179,7 @@ def web_app(settings: Settings, *, socket_mode: bool = False) -> web.Application
     app[SETTINGS] = settings
     app[SOCKET_MODE] = socket_mode
     app.cleanup_ctx.append(_store)
+    app.cleanup_ctx.append(_warm)
     app.cleanup_ctx.append(_slack)
     app.router.add_post("/slack/events", slack_events)
     app.router.add_get("/healthz", healthz)

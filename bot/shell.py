@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 
-from bot.app import build_app, slack_client
+from bot.app import build_app
 from bot.listeners.commands import COMMANDS
 from bot.local_slack import LocalSlack
 from bot.services import Services
@@ -114,10 +114,7 @@ async def offline_bot(settings: Settings) -> AsyncIterator[OfflineBot]:
         services = Services(settings, db.session_factory(engine), offline=True)
         secret = settings.slack_signing_secret or secrets.token_hex(16)
         app = build_app(
-            services,
-            client=slack_client(settings.slack_bot_token, slack.api_url),
-            signing_secret=secret,
-            offline=True,
+            services, token=None, api_url=slack.api_url, signing_secret=secret, offline=True
         )
         try:
             yield OfflineBot(app, slack, secret, services.work_deadline + 5)

@@ -12,6 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import blocks, ids, replies
 from bot.answering import bounded, post_if_member, send
+from bot.listeners.acking import returning_on_ack
 from bot.services import Services
 
 STALE = blocks.text_reply("That button is out of date; run the command again.")
@@ -20,9 +21,11 @@ PaperReply = Callable[[replies.Sessions, str], Coroutine[Any, Any, blocks.Messag
 
 def register(app: AsyncApp, services: Services) -> None:
     sessions = services.sessions
+    returns_on_ack = returning_on_ack(services)
 
     def paper_button(action_id: str, reply: PaperReply) -> None:
         @app.action(action_id)
+        @returns_on_ack
         async def listener(
             ack: AsyncAck, action: dict[str, Any], body: dict[str, Any],
             respond: AsyncRespond, client: AsyncWebClient,
@@ -42,6 +45,7 @@ def register(app: AsyncApp, services: Services) -> None:
     paper_button(ids.SHOW_CLAIMS, replies.show_claims)
 
     @app.action(ids.NEXT_PAGE)
+    @returns_on_ack
     async def next_page(
         ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond
     ) -> None:
@@ -55,6 +59,7 @@ def register(app: AsyncApp, services: Services) -> None:
         await send(respond, await bounded(services, search))
 
     @app.action(ids.REMOVE_SUBSCRIPTION)
+    @returns_on_ack
     async def remove(
         ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
         client: AsyncWebClient,
@@ -74,6 +79,7 @@ def register(app: AsyncApp, services: Services) -> None:
             await respond(**reply.as_payload(), replace_original=True)
 
     @app.action(ids.SHARE_PAPER)
+    @returns_on_ack
     async def share(
         ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
         client: AsyncWebClient,

@@ -12,6 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import blocks, replies
 from bot.answering import answer, post_if_member
+from bot.listeners.acking import returning_on_ack
 from bot.services import Services
 from jobs.digest import manual_period
 from jobs.digest import post as post_digest
@@ -22,8 +23,10 @@ COMMANDS = ("/paper", "/claims", "/digest", "/reingest")
 
 def register(app: AsyncApp, services: Services) -> None:
     sessions = services.sessions
+    returns_on_ack = returning_on_ack(services)
 
     @app.command("/paper")
+    @returns_on_ack
     async def paper(
         ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
     ) -> None:
@@ -42,11 +45,13 @@ def register(app: AsyncApp, services: Services) -> None:
         await answer(services, ack, respond, work)
 
     @app.command("/claims")
+    @returns_on_ack
     async def claims(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
         search = replies.claims(sessions, command.get("text", ""))
         await answer(services, ack, respond, services.searches.run(command["user_id"], search))
 
     @app.command("/digest")
+    @returns_on_ack
     async def digest(
         ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
     ) -> None:
@@ -75,6 +80,7 @@ def register(app: AsyncApp, services: Services) -> None:
             await answer(services, ack, respond, preview)
 
     @app.command("/reingest")
+    @returns_on_ack
     async def reingest(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
         text, user = command.get("text", "").strip().lower(), command["user_id"]
         if text not in ("", "force"):

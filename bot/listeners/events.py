@@ -8,13 +8,16 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import replies
+from bot.listeners.acking import returning_on_ack
 from bot.services import Services
 
 
 def register(app: AsyncApp, services: Services) -> None:
     sessions = services.sessions
+    returns_on_ack = returning_on_ack(services)
 
     @app.event("link_shared")
+    @returns_on_ack
     async def unfurl(event: dict[str, Any], client: AsyncWebClient) -> None:
         urls = [link.get("url", "") for link in event.get("links", [])]
         # Show claims answers with an ephemeral message, which needs the bot in the channel.
@@ -29,6 +32,7 @@ def register(app: AsyncApp, services: Services) -> None:
         await client.chat_unfurl(unfurls=cards, **where)
 
     @app.event("app_home_opened")
+    @returns_on_ack
     async def home(event: dict[str, Any], client: AsyncWebClient) -> None:
         if event.get("tab", "home") != "home":
             return
