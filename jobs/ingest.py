@@ -125,7 +125,10 @@ def paper_input(paper: ParsedPaper) -> loading.PaperInput:
             loading.ClaimInput(number, "", sentence, CLAIM_FROM_ABSTRACT)
             for number, sentence in enumerate(result_sentences(paper.abstract_en), 1)
         ]
-    return loading.PaperInput(key=paper.key, position=paper.position, fields=fields, claims=claims)
+    return loading.PaperInput(
+        key=paper.key, position=paper.position, fields=fields, claims=claims,
+        aliases=paper.aliases,
+    )  # fmt: skip
 
 
 async def ingest(
@@ -236,7 +239,11 @@ async def _prepare(
 def _outcome(document: Document | None, content_hash: str) -> str:
     if document is None:
         return "new"
-    if document.status == "ok" and document.content_hash == content_hash:
+    if (
+        document.status == "ok"
+        and document.content_hash == content_hash
+        and document.parser_version == PARSER_VERSION  # a new parser re-reads every file once
+    ):
         return "unchanged"  # a forced re-parse of the same content counts here too
     return "changed"  # new content, or a file that failed last time
 

@@ -7,10 +7,13 @@ Section headings were stripped from this format, so everything is known by posit
     claim          = "N. <Chinese>" + an indented (3+ spaces) English quote
 
 Claims and the review are the anchors. What lies between two anchors is a run of plain
-paragraphs: the previous deep read's limitations and follow-ups (at most two), then the
-next entry's prose. Before a claim or review, the run keeps at least one paragraph for the
-new deep read; before an abstract-only entry or the end of the file, the whole run is the
-previous deep read's tail.
+paragraphs: the previous deep read's limitations and follow-ups, then the next entry's
+prose (positioning, background, mechanism, experiments), counted back from its claims.
+A run of the usual shape (2 + 4) splits there; a run with a paragraph more or less (a
+split paragraph, a shorter paper) splits where the next paper's text opens ("本文…",
+"<Name> 是一篇…") and not where a limitation or follow-up goes on. So blank lines,
+leading spaces and split paragraphs never move a paragraph into another paper. Before an
+abstract-only entry or the end of the file, the whole run is the previous deep read's tail.
 """
 
 import re
@@ -18,20 +21,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import DigestParseError
-from .identity import text_key
+from .identity import legacy_key, text_key
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import derive_name, subtitle
-from .text import Paragraph, indent_of, join_lines
+from .text import Paragraph, indent_of, is_cjk, join_lines
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
 _NOTE_PREFIX = NOTE[:5]
 QUOTE_INDENT = 3
-TAIL_PARAGRAPHS = 2
+TAIL_PARAGRAPHS = 2  # limitations, follow-ups
+PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
+# An indented paragraph this much Chinese is prose with stray leading spaces, not a quote.
+_QUOTE_MAX_CJK_SHARE = 0.3
 
 _CLAIM = re.compile(r"([0-9]{1,3})[.．]\s+(\S.*)")
 _REVIEW = re.compile(r"(?:Novelty|Soundness|Significance)\s*[：:]")
 # Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
 _REVIEW_LABEL = re.compile(r"\b(Novelty|Soundness|Significance)\s*[：:]")
+
+# How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
+_OPENS_PAPER = re.compile(
+    r"(?:本文|本论文|该文|该论文|这篇|此文|本工作|这项工作"
+    r"|[A-Za-zΑ-Ωα-ω][\w.+-]*\s*是一[篇项个种]"
+    r"|(?:this|our) (?:paper|work|article)|we (?:introduce|propose|present)"
+    r"|in this (?:paper|work))",
+    re.IGNORECASE,
+)
+# How a limitation or follow-up paragraph (or a piece of one) opens.
+_CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
+_FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
 _ORPHAN = (
@@ -119,12 +137,10 @@ def _classify(paras: Sequence[Paragraph]) -> list[_Item]:
     for paragraph in paras:
         first = paragraph.lines[0]
         body = first.strip()
-        if indent_of(first) >= QUOTE_INDENT:
-            # An indented paragraph is a claim's quote, or the next wrapped piece of one.
-            if items and items[-1].kind == _CLAIM_ITEM:
-                items[-1].quote_lines.extend(paragraph.lines)
-            else:
-                items.append(_Item(_PROSE, paragraph))
+        after_claim = bool(items) and items[-1].kind == _CLAIM_ITEM
+        if after_claim and indent_of(first) >= QUOTE_INDENT and _reads_as_quote(body):
+            # An indented paragraph after a claim is its quote, or the next wrapped piece.
+            items[-1].quote_lines.extend(paragraph.lines)
         elif body.startswith(_NOTE_PREFIX):
             items.append(_Item(_NOTE, paragraph))
         elif _REVIEW.match(body):
@@ -141,6 +157,17 @@ def _classify(paras: Sequence[Paragraph]) -> list[_Item]:
             items.append(_Item(_PROSE, paragraph))
     _resolve_unquoted(items)
     return items
+
+
+def _reads_as_quote(body: str) -> bool:
+    """Quotes are English; the next claim, the review or prose with stray leading spaces
+    are Chinese."""
+    return not _is_chinese(body)
+
+
+def _is_chinese(text: str) -> bool:
+    letters = [char for char in text if char.isalpha()]
+    return sum(map(is_cjk, letters)) > len(letters) * _QUOTE_MAX_CJK_SHARE
 
 
 def _resolve_unquoted(items: list[_Item]) -> None:
@@ -178,13 +205,41 @@ def _finish(
     which is the prose of the next deep read."""
     rest = pending
     if open_read is not None:
-        keep_for_next = 1 if before_body else 0
-        tail_length = max(0, min(TAIL_PARAGRAPHS, len(pending) - keep_for_next))
+        tail_length = _tail_length(pending) if before_body else len(pending)
         papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
         rest = pending[tail_length:]
     if rest and not before_body:
         raise DigestParseError(_ORPHAN, rest[0].line)
     return rest
+
+
+def _tail_length(run: list[_Item]) -> int:
+    """Where a run of plain paragraphs between two deep reads splits: the closer the two
+    parts are to the usual 2 + 4 paragraphs the better, a part that opens like a paper's
+    text is strongly preferred as the start of the next one, a limitation or follow-up
+    going on is not; at least one paragraph stays for the next deep read."""
+
+    def cost(split: int) -> tuple[int, int]:
+        shape = abs(split - TAIL_PARAGRAPHS) + abs(len(run) - split - PROSE_PARAGRAPHS)
+        opening = run[split].text
+        shape -= 2 * bool(_OPENS_PAPER.match(opening))
+        shape += 2 * bool(_CONTINUES_TAIL.match(opening))
+        return shape, abs(split - TAIL_PARAGRAPHS)
+
+    return min(range(len(run)), key=cost, default=0)
+
+
+def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
+    """Limitations and follow-ups; a split one of them comes back as one text."""
+    texts = [item.text for item in tail]
+    if len(texts) <= TAIL_PARAGRAPHS:
+        texts += [""] * TAIL_PARAGRAPHS
+        return texts[0] or None, texts[1] or None
+    follow_ups = next(
+        (index for index in range(1, len(texts)) if _FOLLOW_UPS.match(texts[index])),
+        len(texts) - 1,
+    )
+    return "\n\n".join(texts[:follow_ups]), "\n\n".join(texts[follow_ups:])
 
 
 def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper:
@@ -198,15 +253,17 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
         for item in read.claims
     )
     review = _split_review(read.review.text) if read.review else {}
-    tail_texts = [item.text for item in tail] + [""] * TAIL_PARAGRAPHS
+    limitations, follow_ups = _tail_sections(tail)
     entry_text = "\n".join(
-        [*texts, *(c.text_zh + "\n" + c.quote_en for c in claims), *review.values(), *tail_texts]
-    )
+        [*texts, *(c.text_zh + "\n" + c.quote_en for c in claims), *review.values(),
+         limitations or "", follow_ups or ""]
+    )  # fmt: skip
     return ParsedPaper(
         kind=KIND_DEEP_READ,
         position=position,
         line=read.prose[0].line,
-        key=text_key(positioning),
+        key=text_key(claims[0].quote_en if claims else positioning),
+        aliases=(legacy_key(positioning),),
         arxiv_id=None,
         title=None,
         name=derive_name(positioning, entry_text),
@@ -219,8 +276,8 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
         novelty=review.get("Novelty"),
         soundness=review.get("Soundness"),
         significance=review.get("Significance"),
-        limitations=tail_texts[0] or None,
-        follow_ups=tail_texts[1] or None,
+        limitations=limitations,
+        follow_ups=follow_ups,
     )
 
 
@@ -261,6 +318,7 @@ def _abstract_only(item: _Item, position: int) -> ParsedPaper:
         position=position,
         line=item.line,
         key=text_key(abstract),
+        aliases=(legacy_key(abstract),),
         arxiv_id=None,
         title=None,
         name=derive_name(abstract, abstract),

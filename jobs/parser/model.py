@@ -5,7 +5,7 @@ from datetime import date, datetime
 
 # Bump whenever the parser's output for the same input changes, so stored papers can be
 # re-parsed.
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 FORMAT_DEEP_READ = "deep_read"
 FORMAT_HUGGINGFACE = "huggingface"
@@ -33,7 +33,8 @@ class ParsedPaper:
     with `subtitle` under it, and where `name` is None too, show `subtitle` as the title.
 
     `key` is the stable identity: `arxiv:<id without version>`, else `text:<hash>` of the
-    entry's first paragraph (see `identity.text_key`).
+    entry's most stable text (see `identity`); `aliases` are keys an earlier parser
+    version gave the same entry, so stores made by it map their rows to the new key.
     """
 
     kind: str
@@ -44,6 +45,7 @@ class ParsedPaper:
     title: str | None
     name: str | None
     subtitle: str | None
+    aliases: tuple[str, ...] = ()
     authors: tuple[str, ...] = ()
     categories: tuple[str, ...] = ()
     pdf_url: str | None = None

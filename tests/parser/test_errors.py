@@ -126,11 +126,6 @@ CASES = [
     ),
     ("text that is no paper", b"2026-01-01\n\njust some text\n", f"line 3: {ORPHAN}"),
     (
-        "a third paragraph after the review at the end",
-        (DEEP_READ_HEAD + CLAIM + REVIEW + "局限。\n\n跟进。\n\n多出来的一段。\n").encode(),
-        f"line 15: {ORPHAN}",
-    ),
-    (
         "text before an abstract-only entry",
         ("2026-01-01\n\nstray text\n\nAn abstract.\n\n" + NOTE).encode(),
         f"line 3: {ORPHAN}",
