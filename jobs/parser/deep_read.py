@@ -161,7 +161,9 @@ def _classify(paras: Sequence[Paragraph]) -> list[_Item]:
 
 def _reads_as_quote(body: str) -> bool:
     """Quotes are English; the next claim, the review or prose with stray leading spaces
-    are Chinese."""
+    are (partly) Chinese."""
+    if _CLAIM.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
+        return not any(map(is_cjk, body))
     return not _is_chinese(body)
 
 
