@@ -61,6 +61,8 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             f"{docs['unchanged']} unchanged, {docs['failed']} failed; "
             f"papers: {papers['new']} new, {papers['updated']} updated"
         )
+        for skipped in report.skipped:  # not digests: worth a line, not a failure
+            print(f"skipped {skipped['path']}: {skipped['reason']}")
     for error in report.errors:
         print(f"paperbot: {error['path']}: {error['error']}", file=sys.stderr)
     return EXIT_FAILED if report.errors else EXIT_OK

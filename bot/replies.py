@@ -124,6 +124,13 @@ def ingest_done(report: IngestReport) -> Message:
         lines.append(f"• `{blocks.esc(error['path'])}`: {blocks.esc(error['error'])}")
     if len(report.errors) > 10:
         lines.append(f"…and {len(report.errors) - 10} more errors (see `paperbot status`).")
+    if report.skipped:
+        first = report.skipped[0]
+        more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
+        lines.append(
+            f"Skipped, not digests: `{blocks.esc(first['path'])}`: "
+            f"{blocks.esc(first['reason'])}{more}."
+        )
     return Message(text=text, blocks=[blocks.section("\n".join(lines))])
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from jobs import selection
 from jobs.findings import result_sentences
 from jobs.parser import (
     KIND_HUGGINGFACE,
@@ -56,34 +57,31 @@ class IngestReport:
     )
     papers: dict[str, int] = field(default_factory=lambda: {"new": 0, "updated": 0})
     errors: list[dict[str, str]] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)  # not digests: no failure
 
     def as_json(self) -> dict[str, Any]:
-        """The `paperbot ingest --json` object of the interface contract."""
-        return {"documents": self.documents, "papers": self.papers, "errors": self.errors}
+        """The `paperbot ingest --json` object of the interface contract, plus `skipped`."""
+        return {
+            "documents": self.documents, "papers": self.papers, "errors": self.errors,
+            "skipped": self.skipped,
+        }  # fmt: skip
 
     def fail(self, path: Path, error: str) -> None:
         self.documents["failed"] += 1
         self.errors.append({"path": str(path), "error": error})
 
+    def skip(self, path: Path, reason: str) -> None:
+        self.skipped.append({"path": str(path), "reason": reason})
+
 
 def digest_files(paths: Iterable[Path], report: IngestReport) -> list[Path]:
-    """The files to read: each file given, and every visible file under each folder given."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file()
-                    and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                )
-            )
-        elif path.is_file():
-            files.append(path)
-        else:
-            report.fail(path, "no such file or folder")
-    return files
+    """The files to read (see jobs.selection); the others are reported as skipped."""
+    chosen = selection.select_files(paths)
+    for path in chosen.missing:
+        report.fail(path, "no such file or folder")
+    for path, reason in chosen.skipped:
+        report.skip(path, reason)
+    return chosen.files
 
 
 class FileTooLarge(Exception):
@@ -180,12 +178,16 @@ class _Prepared:
     stored_path: str = ""
     content_hash: str = ""
     size: int = 0
-    parsed: ParsedFile | str | None = None  # a parse error; None: unchanged, left unparsed
+    # A string is a parse error; None: unchanged, left unparsed.
+    parsed: ParsedFile | str | selection.Skipped | None = None
 
 
-def parse_file(data: bytes) -> ParsedFile | str:
+def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
     """Decode and parse a file's bytes and build its papers, search text included: all the
     CPU work of ingest, done off the event loop. A string is the file's parse error."""
+    not_a_digest = selection.not_a_digest(data)
+    if not_a_digest is not None:
+        return not_a_digest
     try:
         digest = parse_digest(decode_digest(data))
     except DigestParseError as error:
@@ -257,6 +259,9 @@ async def _store(
         return
     if file.parsed is None:
         report.documents["unchanged"] += 1
+        return
+    if isinstance(file.parsed, selection.Skipped):  # what it stored before, if any, stays
+        report.skip(file.path, file.parsed.reason)
         return
     try:
         async with db.writing(sessions) as session:

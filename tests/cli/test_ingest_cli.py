@@ -30,11 +30,13 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
         "documents": {"new": 3, "changed": 0, "unchanged": 0, "failed": 0},
         "papers": {"new": 36, "updated": 0},
         "errors": [],
+        "skipped": [],
     }
     unchanged = {
         "documents": {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
         "papers": {"new": 0, "updated": 0},
         "errors": [],
+        "skipped": [],
     }
     assert (second.returncode, json.loads(second.stdout)) == (0, unchanged)
     assert (forced.returncode, json.loads(forced.stdout)) == (0, unchanged)
@@ -45,19 +47,36 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
 
 def test_a_failed_file_exits_1_and_names_the_file_on_stderr(tmp_path: Path) -> None:
     write(tmp_path / "digests" / "good.txt", (SEEDS / "004_ee791cd1952f5dee.txt").read_text())
-    (tmp_path / "digests" / "binary.txt").write_bytes(b"\x00\x01\x02PK\x03\x04")
+    (tmp_path / "digests" / "gbk.txt").write_bytes("2026-09-09\n\n本文提出 X。\n".encode("gbk"))
 
     result = paperbot("ingest", "digests", "--json", cwd=tmp_path)
 
     assert result.returncode == 1
     summary = json.loads(result.stdout)
     assert summary["documents"] == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
-    assert summary["errors"] == [
-        {"path": "digests/binary.txt", "error": "file is binary, not a text digest"}
-    ]
-    assert result.stderr.strip() == (
-        "paperbot: digests/binary.txt: file is binary, not a text digest"
+    error = (
+        "line 3: file is not valid UTF-8 (byte 0xb1 at offset 12); "
+        "it reads as GBK: save it as UTF-8"
     )
+    assert summary["errors"] == [{"path": "digests/gbk.txt", "error": error}]
+    assert result.stderr.strip() == f"paperbot: digests/gbk.txt: {error}"
+
+
+def test_files_that_are_no_digests_are_skipped_and_keep_the_exit_status_0(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    write(tmp_path / "digests" / "README.md", "# Digests\n\nDrop files here.\n")
+    (tmp_path / "digests" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+
+    result = paperbot("ingest", "digests", cwd=tmp_path)
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated",
+        "skipped digests/README.md: not a digest (README, .md and .json files are never read)",
+        "skipped digests/logo.png: binary file, not a digest",
+    ]
 
 
 def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ CASES = [
     ),
     ("unknown first line", b"hello\n\nworld\n", f"line 1: {UNKNOWN}"),
     ("unknown first line after blanks", b"\n\n  hello\n", f"line 3: {UNKNOWN}"),
-    ("date with slashes", b"2026/01/01\n", f"line 1: {UNKNOWN}"),
+    ("date with slashes", b"2026/01/01\n", "line 1: '2026/01/01' is not a date in YYYY-MM-DD form"),
     ("impossible date", b"2026-13-45\n", "line 1: '2026-13-45' is not a valid date"),
     ("29 February of a common year", b"2026-02-29\n", "line 1: '2026-02-29' is not a valid date"),
     (
