@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from .errors import DigestParseError
 from .identity import legacy_key, text_key
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
-from .naming import derive_name, subtitle
+from .naming import derive_name, fallback_name, short_title, subtitle
 from .text import Paragraph, indent_of, is_cjk, join_lines
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
@@ -268,7 +268,7 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
         aliases=(legacy_key(positioning),),
         arxiv_id=None,
         title=None,
-        name=derive_name(positioning, entry_text),
+        name=derive_name(positioning, entry_text) or fallback_name(positioning, entry_text),
         subtitle=subtitle(positioning),
         positioning=positioning,
         background=background,
@@ -315,6 +315,7 @@ def _split_review(text: str) -> dict[str, str]:
 
 def _abstract_only(item: _Item, position: int) -> ParsedPaper:
     abstract = item.text
+    name = derive_name(abstract, abstract)
     return ParsedPaper(
         kind=KIND_ABSTRACT_ONLY,
         position=position,
@@ -322,8 +323,8 @@ def _abstract_only(item: _Item, position: int) -> ParsedPaper:
         key=text_key(abstract),
         aliases=(legacy_key(abstract),),
         arxiv_id=None,
-        title=None,
-        name=derive_name(abstract, abstract),
+        title=None if name else short_title(abstract),
+        name=name,
         subtitle=subtitle(abstract),
         abstract_en=abstract,
     )

@@ -28,9 +28,10 @@ class Claim:
 class ParsedPaper:
     """One entry of a digest.
 
-    Display: HuggingFace entries have a `title`. Deep reads and abstract-only entries have
-    none (`title` is None); show `name` (a short method/system name taken from the text)
-    with `subtitle` under it, and where `name` is None too, show `subtitle` as the title.
+    Display: HuggingFace entries have a `title`. Deep reads carry none: show `name` (a short
+    method/system name taken from the text, never None for them) with `subtitle` under it.
+    Abstract-only entries show their `name`, or without one their `title`, made from the
+    abstract's first sentence. Every entry has a title or a name.
 
     `key` is the stable identity: `arxiv:<id without version>`, else `text:<hash>` of the
     entry's most stable text (see `identity`); `aliases` are keys an earlier parser
