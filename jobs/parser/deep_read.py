@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .errors import DigestParseError
+from .errors import DigestParseError, DigestWarning
 from .identity import legacy_key, text_key
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import derive_name, fallback_name, short_title, subtitle
@@ -34,10 +34,15 @@ PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
 # An indented paragraph this much Chinese is prose with stray leading spaces, not a quote.
 _QUOTE_MAX_CJK_SHARE = 0.3
 
-_CLAIM = re.compile(r"([0-9]{1,3})[.．]\s+(\S.*)")
-_REVIEW = re.compile(r"(?:Novelty|Soundness|Significance)\s*[：:]")
+# `N、` is a typo of `N.` that the claim survives (with a warning).
+_CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
+_REVIEW = re.compile(r"(?:Novelty|Soundness|Significance|新颖性)\s*[：:]")
 # Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
-_REVIEW_LABEL = re.compile(r"\b(Novelty|Soundness|Significance)\s*[：:]")
+# The Chinese labels are typos of the English ones that the review survives (a warning).
+_REVIEW_LABEL = re.compile(
+    r"\b(Novelty|Soundness|Significance)\s*[：:]|(新颖性|可靠性|重要性)\s*[：:]"
+)
+_CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
 _OPENS_PAPER = re.compile(
@@ -66,6 +71,7 @@ class _Item:
     number: int = 0
     claim_lines: list[str] = field(default_factory=list)
     quote_lines: list[str] = field(default_factory=list)
+    separator: str = "."
 
     @property
     def line(self) -> int:
@@ -83,8 +89,11 @@ class _DeepRead:
     review: _Item | None
 
 
-def parse_deep_reads(paras: Sequence[Paragraph]) -> tuple[ParsedPaper, ...]:
-    items = _classify(paras)
+def parse_deep_reads(
+    paras: Sequence[Paragraph],
+) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
+    warnings: list[DigestWarning] = []
+    items = _classify(paras, warnings)
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
     open_read: _DeepRead | None = None  # the deep read whose tail may still be in `pending`
@@ -113,26 +122,43 @@ def parse_deep_reads(paras: Sequence[Paragraph]) -> tuple[ParsedPaper, ...]:
                 item.line,
             )
         claims: list[_Item] = []
+        numbers: set[int] = set()
         while index < len(items) and items[index].kind == _CLAIM_ITEM:
             claim = items[index]
-            if claim.number != len(claims) + 1:
-                raise DigestParseError(
-                    f"claim {claim.number} is out of order: expected claim {len(claims) + 1} "
-                    "(claims are numbered 1, 2, 3, … within each paper)",
-                    claim.line,
-                )
-            claims.append(claim)
             index += 1
+            expected = len(numbers) + 1
+            if claim.number in numbers:
+                warnings.append(DigestWarning(claim.line, (
+                    f"claim {claim.number} appears twice in this paper: expected claim "
+                    f"{expected}; left out"
+                )))  # fmt: skip
+                continue
+            if claim.number != expected:
+                warnings.append(DigestWarning(claim.line, (
+                    f"claim {claim.number} is out of order: expected claim {expected} "
+                    "(claims are numbered 1, 2, 3, … within each paper); loaded as "
+                    f"claim {claim.number}"
+                )))  # fmt: skip
+            numbers.add(claim.number)
+            if claim.quote_lines:  # one without its quote was reported and is left out
+                claims.append(claim)
         review = None
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
             review = items[index]
             index += 1
-        open_read, pending = _DeepRead(prose, claims, review), []
+        if claims or review:
+            open_read, pending = _DeepRead(prose, claims, review), []
+        else:  # nothing of it is sound: it alone is left out
+            warnings.append(DigestWarning(prose[0].line, (
+                "this paper has no sound claim and no review (see the warnings after this "
+                "line); left out"
+            )))  # fmt: skip
+            open_read, pending = None, []
     _finish(open_read, pending, papers, before_body=False)
-    return tuple(papers)
+    return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
 
 
-def _classify(paras: Sequence[Paragraph]) -> list[_Item]:
+def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
     items: list[_Item] = []
     for paragraph in paras:
         first = paragraph.lines[0]
@@ -145,17 +171,32 @@ def _classify(paras: Sequence[Paragraph]) -> list[_Item]:
             items.append(_Item(_NOTE, paragraph))
         elif _REVIEW.match(body):
             items.append(_Item(_REVIEW_ITEM, paragraph))
+            if body.startswith("新颖性"):
+                warnings.append(DigestWarning(paragraph.line, (
+                    "the review should start with 'Novelty：', found '新颖性：'; "
+                    "read as the review"
+                )))  # fmt: skip
         elif claim := _CLAIM.fullmatch(body):
-            item = _Item(_CLAIM_ITEM, paragraph, int(claim.group(1)), [claim.group(2)])
+            item = _Item(
+                _CLAIM_ITEM, paragraph, int(claim.group(1)), [claim.group(3)],
+                separator=claim.group(2) or ".",
+            )  # fmt: skip
             for line in paragraph.lines[1:]:
                 if item.quote_lines or indent_of(line) >= QUOTE_INDENT:
                     item.quote_lines.append(line)
                 else:
                     item.claim_lines.append(line)
             items.append(item)
+        elif after_claim and not items[-1].quote_lines and _reads_as_quote(body):
+            # English right after a claim that has no quote yet: its quote, under-indented.
+            items[-1].quote_lines.extend(paragraph.lines)
+            warnings.append(DigestWarning(paragraph.line, (
+                f"the quote of claim {items[-1].number} should be indented by "
+                f"{QUOTE_INDENT}+ spaces; read as its quote"
+            )))  # fmt: skip
         else:
             items.append(_Item(_PROSE, paragraph))
-    _resolve_unquoted(items)
+    _resolve_unquoted(items, warnings)
     return items
 
 
@@ -172,10 +213,10 @@ def _is_chinese(text: str) -> bool:
     return sum(map(is_cjk, letters)) > len(letters) * _QUOTE_MAX_CJK_SHARE
 
 
-def _resolve_unquoted(items: list[_Item]) -> None:
-    """A numbered paragraph without a quote is a claim that lost its quote (an error),
-    except as one of the two paragraphs right after a review: reviewers write their
-    limitations and follow-ups as numbered lists too."""
+def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None:
+    """A numbered paragraph without a quote is a claim that lost its quote (a warning; the
+    claim is left out), except as one of the paragraphs right after a review: reviewers
+    write their limitations and follow-ups as numbered lists too."""
     since_review: int | None = None  # plain paragraphs since the last review
     for item in items:
         unquoted = item.kind == _CLAIM_ITEM and not item.quote_lines
@@ -185,15 +226,21 @@ def _resolve_unquoted(items: list[_Item]) -> None:
             since_review = None
         elif since_review is not None:
             since_review += 1
-        if not unquoted:
+        if unquoted and since_review is not None and since_review <= TAIL_PARAGRAPHS:
+            item.kind = _PROSE
             continue
-        if since_review is None or since_review > TAIL_PARAGRAPHS:
-            raise DigestParseError(
-                f"claim {item.number} has no English quote: an indented paragraph "
-                f"({QUOTE_INDENT}+ spaces) must follow it",
-                item.line,
-            )
-        item.kind = _PROSE
+        if item.kind != _CLAIM_ITEM:
+            continue
+        if item.separator == "、":
+            warnings.append(DigestWarning(item.line, (
+                f"claim {item.number} should start '{item.number}. ', found "
+                f"'{item.number}、'; read as claim {item.number}"
+            )))  # fmt: skip
+        if unquoted:
+            warnings.append(DigestWarning(item.line, (
+                f"claim {item.number} has no English quote: expected an indented paragraph "
+                f"({QUOTE_INDENT}+ spaces) after it; the claim is left out"
+            )))  # fmt: skip
 
 
 def _finish(
@@ -303,13 +350,14 @@ def _split_review(text: str) -> dict[str, str]:
     colons; a missing label leaves its field out)."""
     first: dict[str, re.Match[str]] = {}  # label -> its first mention, in text order
     for match in _REVIEW_LABEL.finditer(text):
-        first.setdefault(match.group(1), match)
-    marks = list(first.values())
+        first.setdefault(match.group(1) or _CHINESE_LABELS[match.group(2)], match)
+    marks = list(first.items())
     sections: dict[str, str] = {}
-    for mark, following in zip(marks, [*marks[1:], None], strict=True):
-        section = text[mark.end() : following.start() if following else len(text)].strip()
+    for (label, mark), following in zip(marks, [*marks[1:], None], strict=True):
+        end = following[1].start() if following else len(text)
+        section = text[mark.end() : end].strip()
         if section:
-            sections[mark.group(1)] = section
+            sections[label] = section
     return sections
 
 

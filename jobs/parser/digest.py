@@ -27,8 +27,8 @@ def parse_digest(text: str) -> ParsedDigest:
 
     if _DATE.fullmatch(head):
         digest_date = _parse_date(head, line_number)
-        papers = parse_deep_reads(paragraphs(lines, first + 1))
-        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers)
+        papers, warnings = parse_deep_reads(paragraphs(lines, first + 1))
+        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, warnings)
 
     header = HEADER.fullmatch(head)
     if header:

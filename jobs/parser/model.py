@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from .errors import DigestWarning
+
 # Bump whenever the parser's output for the same input changes, so stored papers can be
 # re-parsed.
 PARSER_VERSION = "2"
@@ -74,3 +76,4 @@ class ParsedDigest:
     format: str
     digest_date: date
     papers: tuple[ParsedPaper, ...]
+    warnings: tuple[DigestWarning, ...] = ()  # problems the rest of the file survived
