@@ -58,12 +58,14 @@ class IngestReport:
     papers: dict[str, int] = field(default_factory=lambda: {"new": 0, "updated": 0})
     errors: list[dict[str, str]] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)  # not digests: no failure
+    warnings: list[dict[str, str]] = field(default_factory=list)  # loaded, all but a part
 
     def as_json(self) -> dict[str, Any]:
-        """The `paperbot ingest --json` object of the interface contract, plus `skipped`."""
+        """The `paperbot ingest --json` object of the interface contract, plus `skipped`
+        and `warnings`."""
         return {
             "documents": self.documents, "papers": self.papers, "errors": self.errors,
-            "skipped": self.skipped,
+            "skipped": self.skipped, "warnings": self.warnings,
         }  # fmt: skip
 
     def fail(self, path: Path, error: str) -> None:
@@ -167,6 +169,7 @@ class ParsedFile:
     format: str
     digest_date: date
     papers: list[loading.PaperInput]
+    warnings: tuple[str, ...] = ()  # "line N: …" for each part left out or read leniently
 
 
 @dataclass(frozen=True)
@@ -192,7 +195,10 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
         digest = parse_digest(decode_digest(data))
     except DigestParseError as error:
         return str(error)
-    return ParsedFile(digest.format, digest.digest_date, [paper_input(p) for p in digest.papers])
+    return ParsedFile(
+        digest.format, digest.digest_date, [paper_input(p) for p in digest.papers],
+        tuple(str(warning) for warning in digest.warnings),
+    )  # fmt: skip
 
 
 async def _ingest_files(
@@ -287,12 +293,14 @@ async def _store(
                 digest_date=file.parsed.digest_date,
                 parser_version=PARSER_VERSION,
                 papers=file.parsed.papers,
+                warnings=file.parsed.warnings,
             )
     except Exception as error:  # the file's transaction was rolled back: nothing of it stays
         log.exception("ingest of %s failed", file.path)
         report.fail(file.path, f"internal error: {type(error).__name__}: {error}")
         return
     report.documents[outcome] += 1
+    report.warnings += [{"path": str(file.path), "warning": w} for w in file.parsed.warnings]
     report.papers["new"] += saved.papers_new
     report.papers["updated"] += saved.papers_updated
 

@@ -127,11 +127,14 @@ async def save_document(
     digest_date: date,
     parser_version: str,
     papers: Sequence[PaperInput],
+    warnings: Sequence[str] = (),
 ) -> SaveResult:
-    """Store a parsed file and its papers, replacing what the file said before."""
+    """Store a parsed file and its papers, replacing what the file said before; its
+    warnings (parts left out) are kept on the document, one a line."""
     document = await _put_document(
         session, path, content_hash=content_hash, size_bytes=size, format=format,
-        digest_date=digest_date, parser_version=parser_version, status="ok", error=None,
+        digest_date=digest_date, parser_version=parser_version, status="ok",
+        error="\n".join(warnings) or None,
     )  # fmt: skip
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]

@@ -31,12 +31,14 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
         "papers": {"new": 36, "updated": 0},
         "errors": [],
         "skipped": [],
+        "warnings": [],
     }
     unchanged = {
         "documents": {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
         "papers": {"new": 0, "updated": 0},
         "errors": [],
         "skipped": [],
+        "warnings": [],
     }
     assert (second.returncode, json.loads(second.stdout)) == (0, unchanged)
     assert (forced.returncode, json.loads(forced.stdout)) == (0, unchanged)
@@ -158,3 +160,40 @@ def test_the_size_limit_is_read_from_the_environment(tmp_path: Path) -> None:
     result = paperbot("ingest", "digests", cwd=tmp_path, env={"PAPERBOT_MAX_FILE_MB": "0.001"})
     assert result.returncode == 1
     assert "the limit is 0.001 MB (PAPERBOT_MAX_FILE_MB)" in result.stderr
+
+
+def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    faulty = tmp_path / "digests" / "004_ee791cd1952f5dee.txt"
+    faulty.write_text(
+        faulty.read_text(encoding="utf-8").replace("5. 阈值敏感性", "5、阈值敏感性"),
+        encoding="utf-8",
+    )
+    (tmp_path / "digests" / "bad_date.txt").write_text("2026-02-30\n\nx\n", encoding="utf-8")
+    database = tmp_path / "store.db"
+    env = {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{database}"}
+
+    clean = paperbot("ingest", "--check", "digests/000_e3eab0f621521816.txt", cwd=tmp_path, env=env)
+    checked = paperbot("ingest", "--check", "digests", cwd=tmp_path, env=env)
+    as_json = paperbot("ingest", "--check", "--json", "digests", cwd=tmp_path, env=env)
+
+    assert (clean.returncode, clean.stdout) == (0, "checked 1 files, 8 papers: no problems\n")
+    assert checked.returncode == 1
+    assert checked.stdout.splitlines() == [
+        "digests/004_ee791cd1952f5dee.txt: warning: line 35: claim 5 should start '5. ', "
+        "found '5、'; read as claim 5",
+        "digests/bad_date.txt: line 1: '2026-02-30' is not a valid date",
+        "checked 4 files, 36 papers: 2 problems",
+    ]
+    assert as_json.returncode == 1
+    assert len(json.loads(as_json.stdout)["problems"]) == 2
+    assert not database.exists()  # nothing was written, not even a schema
+
+    # An ingest loads the faulty file all but its fault; status lists the warning.
+    (tmp_path / "digests" / "bad_date.txt").unlink()
+    loaded = paperbot("ingest", "digests", cwd=tmp_path, env=env)
+    status = paperbot("status", cwd=tmp_path, env=env)
+    assert loaded.returncode == 0
+    assert "warning: line 35: claim 5 should start '5. '" in loaded.stderr
+    assert "warnings   1 in 1 files (parts left out)" in status.stdout
+    assert "line 35: claim 5 should start '5. ', found '5、'; read as claim 5" in status.stdout

@@ -68,6 +68,7 @@ async def test_seeds_give_36_papers_and_133_claims(
         "papers": {"new": 36, "updated": 0},
         "errors": [],
         "skipped": [],
+        "warnings": [],
     }
     assert await count(sessions) == 36
     assert await count(sessions, Paper.arxiv_id.is_not(None)) == 20

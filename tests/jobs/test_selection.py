@@ -14,9 +14,11 @@ from jobs import selection
 from jobs.ingest import ingest
 from storage import db
 from storage.models import Claim, IngestRun, Paper
+from storage.status import store_status
 from tests.digests import SEEDS, write
 
 DEEP_READS = "004_ee791cd1952f5dee.txt"
+QUOTE_OF_CLAIM_5 = (SEEDS / DEEP_READS).read_text(encoding="utf-8").split("\n")[36]
 
 
 @pytest.fixture
@@ -118,4 +120,44 @@ async def test_an_emptied_file_is_skipped_and_keeps_its_papers(
 
     assert report.errors == []
     assert report.skipped == [{"path": str(seeds / DEEP_READS), "reason": selection.EMPTY}]
+    assert await counts(sessions) == (36, 133)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "warning", "claims"),
+    [
+        ("5. 阈值敏感性", "5、阈值敏感性",
+         "line 35: claim 5 should start '5. ', found '5、'; read as claim 5", 133),
+        ("\n   Aggressive / Fast |", "\nAggressive / Fast |",
+         "line 37: the quote of claim 5 should be indented by 3+ spaces; read as its quote", 133),
+        (QUOTE_OF_CLAIM_5 + "\n\n", "",
+         "line 35: claim 5 has no English quote: expected an indented paragraph (3+ spaces) "
+         "after it; the claim is left out", 132),
+        ("Novelty：新颖性中等偏低", "新颖性：新颖性中等偏低",
+         "line 67: the review should start with 'Novelty：', found '新颖性：'; read as the review",
+         133),
+    ],
+    ids=["5、", "quote not indented", "no quote", "新颖性："],
+)  # fmt: skip
+async def test_one_bad_claim_loads_the_rest_with_a_warning_on_its_line(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, old: str, new: str, warning: str,
+    claims: int,
+) -> None:  # fmt: skip
+    path = seeds / DEEP_READS
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == []
+    assert report.warnings == [{"path": str(path), "warning": warning}]
+    assert await counts(sessions) == (36, claims)  # all eight papers of the file loaded
+    async with sessions() as session:
+        shown = await store_status(session)
+    assert shown.warnings == [{"path": str(path.resolve()), "warning": warning}]
+    fixed = path.write_text(text, encoding="utf-8")
+    assert fixed and (await ingest(sessions, [seeds])).warnings == []
+    async with sessions() as session:
+        assert (await store_status(session)).warnings == []
     assert await counts(sessions) == (36, 133)
