@@ -247,19 +247,30 @@ async def _edited(
     values = [
         ({f: getattr(row, f) for f in _IDENTITY_FIELDS}, claims.get(row.id, [])) for row in previous
     ]
-    stored = await asyncio.to_thread(
-        lambda: [matching.sentences(_identity_texts(*v)) for v in values]
-    )
-    pairs: list[tuple[PaperInput, Paper]] = []
-    free = list(zip(previous, stored, strict=True))
-    for paper in candidates:
-        for index, (row, sentences) in enumerate(free):
-            if row.kind == paper.fields.get("kind") and matching.same_paper(
-                sentences, paper.sentences
-            ):
-                pairs.append((paper, row))
-                del free[index]
-                break
+    kinds = [row.kind for row in previous]
+    # Tokenising and comparing every pair is CPU work: in a thread, off the event loop.
+    pairs = await asyncio.to_thread(_pair, candidates, kinds, values)
+    return [(paper, previous[index]) for paper, index in pairs]
+
+
+def _pair(
+    papers: Sequence[PaperInput], kinds: Sequence[str],
+    values: Sequence[tuple[Mapping[str, Any], Sequence[ClaimInput]]],
+) -> list[tuple[PaperInput, int]]:  # fmt: skip
+    """Each new paper with the index of the first earlier paper of its kind that shares
+    most of its sentences; each earlier paper goes to one new paper at most."""
+    stored = [matching.sentences(_identity_texts(*v)) for v in values]
+    free = set(range(len(stored)))
+    pairs: list[tuple[PaperInput, int]] = []
+    for paper in papers:
+        index = next(
+            (i for i in range(len(stored)) if i in free and kinds[i] == paper.fields.get("kind")
+             and matching.same_paper(stored[i], paper.sentences)),
+            None,
+        )  # fmt: skip
+        if index is not None:
+            pairs.append((paper, index))
+            free.discard(index)
     return pairs
 
 
