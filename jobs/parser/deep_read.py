@@ -87,6 +87,7 @@ class _DeepRead:
     prose: list[_Item]
     claims: list[_Item]
     review: _Item | None
+    left_out: bool = False  # nothing of it is sound: it only takes its tail along
 
 
 def parse_deep_reads(
@@ -116,11 +117,10 @@ def parse_deep_reads(
         prose = _finish(open_read, pending, papers, before_body=True)
         if not prose:
             what = f"claim {item.number}" if item.kind == _CLAIM_ITEM else "review paragraph"
-            raise DigestParseError(
+            warnings.append(DigestWarning(item.line, (
                 f"{what} has no paper text before it: a deep read starts with its "
-                "positioning paragraph",
-                item.line,
-            )
+                "positioning paragraph; this paper is left out"
+            )))  # fmt: skip
         claims: list[_Item] = []
         numbers: set[int] = set()
         while index < len(items) and items[index].kind == _CLAIM_ITEM:
@@ -146,14 +146,13 @@ def parse_deep_reads(
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
             review = items[index]
             index += 1
-        if claims or review:
-            open_read, pending = _DeepRead(prose, claims, review), []
-        else:  # nothing of it is sound: it alone is left out
+        sound = bool(prose) and bool(claims or review)
+        if prose and not sound:
             warnings.append(DigestWarning(prose[0].line, (
                 "this paper has no sound claim and no review (see the warnings after this "
                 "line); left out"
             )))  # fmt: skip
-            open_read, pending = None, []
+        open_read, pending = _DeepRead(prose, claims, review, left_out=not sound), []
     _finish(open_read, pending, papers, before_body=False)
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
 
@@ -255,7 +254,8 @@ def _finish(
     rest = pending
     if open_read is not None:
         tail_length = _tail_length(pending) if before_body else len(pending)
-        papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
+        if not open_read.left_out:
+            papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
         rest = pending[tail_length:]
     if rest and not before_body:
         raise DigestParseError(_ORPHAN, rest[0].line)

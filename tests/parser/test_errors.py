@@ -8,6 +8,10 @@ NO_QUOTE = (
     "has no English quote: expected an indented paragraph (3+ spaces) after it; "
     "the claim is left out"
 )
+NO_TEXT = (
+    "has no paper text before it: a deep read starts with its positioning paragraph; "
+    "this paper is left out"
+)
 ORDER = "(claims are numbered 1, 2, 3, … within each paper)"
 
 DEEP_READ_HEAD = "2026-01-01\n\n本文提出 FooNet，一个方法。\n\n"
@@ -64,24 +68,6 @@ CASES = [
         "HuggingFace header with an impossible date",
         b"HuggingFace Papers 2026-10-32\n",
         "line 1: '2026-10-32' is not a valid date",
-    ),
-    (
-        "claim right after the date",
-        ("2026-01-01\n\n" + CLAIM).encode(),
-        "line 3: claim 1 has no paper text before it: "
-        "a deep read starts with its positioning paragraph",
-    ),
-    (
-        "claims right after a review",
-        (DEEP_READ_HEAD + CLAIM + REVIEW + CLAIM).encode(),
-        "line 11: claim 1 has no paper text before it: "
-        "a deep read starts with its positioning paragraph",
-    ),
-    (
-        "two reviews",
-        (DEEP_READ_HEAD + CLAIM + REVIEW + REVIEW).encode(),
-        "line 11: review paragraph has no paper text before it: "
-        "a deep read starts with its positioning paragraph",
     ),
     (
         "note without abstract",
@@ -152,6 +138,12 @@ WARNING_CASES = [
          "line 17: claim 1 appears twice in this paper: expected claim 2; left out"],
         [[1]],
     ),
+    ("claim right after the date", "2026-01-01\n\n" + CLAIM + DEEP_READ_HEAD[12:] + CLAIM,
+     [f"line 3: claim 1 {NO_TEXT}"], [[1]]),
+    ("claims right after a review", DEEP_READ_HEAD + CLAIM + REVIEW + CLAIM + "局限。\n",
+     [f"line 11: claim 1 {NO_TEXT}"], [[1]]),
+    ("two reviews", DEEP_READ_HEAD + CLAIM + REVIEW + REVIEW,
+     [f"line 11: review paragraph {NO_TEXT}"], [[1]]),
 ]  # fmt: skip
 
 
