@@ -13,7 +13,7 @@ from jobs.ingest import ingest
 from jobs.parser import decode_digest, parse_digest
 from storage import db
 from storage.models import Claim, Document, Paper, PaperDocument
-from tests.digests import SEEDS
+from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 DEEP_READS = "004_ee791cd1952f5dee.txt"
 SPLIT_AT = "非实时。 从审稿角度看"
@@ -172,3 +172,28 @@ async def test_a_store_keyed_by_the_first_parser_is_mapped_onto_the_new_keys(
     assert await papers_by_key(sessions) == before
     again = await ingest(sessions, [seeds])
     assert again.documents["unchanged"] == 3
+
+
+async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_listing(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    entries = [
+        Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall by 4%."),
+        Entry("2610.00002", "Beta", abstract="We introduce Beta. It halves the latency."),
+    ]
+    listing = huggingface_digest("2026-10-04", entries)
+    without_ids = "\n".join(
+        line for line in listing.split("\n") if not line.startswith(("PDF URL", "Arxiv", "Cool"))
+    )
+    write(tmp_path / "early.txt", without_ids)
+    await ingest(sessions, [tmp_path / "early.txt"])
+    before = await papers_by_key(sessions)
+    assert len(before) == 2 and all(key.startswith("text:") for key in before)
+
+    write(tmp_path / "late.txt", listing)
+    report = await ingest(sessions, [tmp_path / "late.txt"])
+
+    assert report.papers == {"new": 0, "updated": 2}
+    after = await papers_by_key(sessions)
+    assert sorted(after) == ["arxiv:2610.00001", "arxiv:2610.00002"]
+    assert sorted(after.values()) == sorted(before.values())  # the same rows, re-keyed
