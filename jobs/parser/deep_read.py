@@ -14,6 +14,11 @@ split paragraph, a shorter paper) splits where the next paper's text opens ("本
 "<Name> 是一篇…") and not where a limitation or follow-up goes on. So blank lines,
 leading spaces and split paragraphs never move a paragraph into another paper. Before an
 abstract-only entry or the end of the file, the whole run is the previous deep read's tail.
+
+A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
+for `5.`, `新颖性：` for `Novelty：`, claims out of order, claims with no paper text before
+them) is a `DigestWarning` on its exact line: the faulty part, or that paper alone when
+nothing of it is sound, is left out, and the rest of the file loads.
 """
 
 import re
