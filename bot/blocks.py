@@ -216,7 +216,7 @@ def verdict(details: PaperDetails) -> str | None:
 
 def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     ref = card.ref
-    title = ref.title or ref.name or ref.subtitle or ref.key
+    title = ref.label
     blocks: list[Block] = [header(title)]
     summary = card.positioning or card.abstract_en
     subtitle = (ref.subtitle or "").rstrip("…")
@@ -252,7 +252,7 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
         blocks.append(context(f"Shared by <@{shared_by}>" if ids.is_user_id(shared_by) else ""))
     if buttons:
         blocks.append(actions(*buttons))
-    return _finish(f"{title} ({ref.arxiv_id or ref.key})", blocks)
+    return _finish(f"{title} ({ref.arxiv_id})" if ref.arxiv_id else title, blocks)
 
 
 def search_notes(notes: Sequence[str]) -> list[Block]:

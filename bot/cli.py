@@ -25,6 +25,7 @@ from bot.settings import ConfigError, Settings, load_settings
 from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
 from jobs import digest
+from jobs.check import check
 from jobs.ingest import ingest
 from storage import db, transfer
 from storage.status import store_status
@@ -46,6 +47,8 @@ class Failed(Exception):
 
 async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.paths] or [settings.digest_dir]
+    if args.check:
+        return await _check(paths, settings, as_json=args.json)
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
         report = await ingest(
@@ -61,9 +64,30 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             f"{docs['unchanged']} unchanged, {docs['failed']} failed; "
             f"papers: {papers['new']} new, {papers['updated']} updated"
         )
+        for skipped in report.skipped:  # not digests: worth a line, not a failure
+            print(f"skipped {skipped['path']}: {skipped['reason']}")
     for error in report.errors:
         print(f"paperbot: {error['path']}: {error['error']}", file=sys.stderr)
+    for warning in report.warnings:  # the file loaded; this part of it did not
+        print(f"paperbot: {warning['path']}: warning: {warning['warning']}", file=sys.stderr)
     return EXIT_FAILED if report.errors else EXIT_OK
+
+
+async def _check(paths: list[Path], settings: Settings, *, as_json: bool) -> int:
+    """`ingest --check`: problems on stdout, one a line; nothing is written."""
+    report = await asyncio.to_thread(check, paths, settings.max_file_mb)
+    if as_json:
+        print(json.dumps(report.as_json(), ensure_ascii=False))
+    else:
+        for problem in report.problems:
+            print(f"{problem['path']}: {problem['problem']}")
+        for skipped in report.skipped:
+            print(f"skipped {skipped['path']}: {skipped['reason']}")
+        print(
+            f"checked {report.files} files, {report.papers} papers: "
+            f"{len(report.problems) or 'no'} problems"
+        )
+    return EXIT_FAILED if report.problems else EXIT_OK
 
 
 async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
@@ -90,6 +114,11 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
             f"at {run['started_at']}: {docs['new']} new, {docs['changed']} changed, "
             f"{docs['unchanged']} unchanged, {docs['failed']} failed documents"
         )
+    if status.warnings:
+        files = len({warning["path"] for warning in status.warnings})
+        print(f"warnings   {len(status.warnings)} in {files} files (parts left out)")
+        for warning in status.warnings:
+            print(f"  {warning['path']}: {warning['warning']}")
     post = status.last_digest
     if post is not None:
         print(
@@ -264,6 +293,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH", help="default: $PAPERBOT_DIGEST_DIR")
     p.add_argument("--force", action="store_true", help="re-parse files whose content is unchanged")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "--check", action="store_true",
+        help="parse and report problems with their lines; write nothing (exit 1 on problems)",
+    )  # fmt: skip
 
     p = command("status", cmd_status, "counts and the last ingest run")
     p.add_argument("--json", action="store_true", help="print as JSON")

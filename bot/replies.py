@@ -124,6 +124,20 @@ def ingest_done(report: IngestReport) -> Message:
         lines.append(f"• `{blocks.esc(error['path'])}`: {blocks.esc(error['error'])}")
     if len(report.errors) > 10:
         lines.append(f"…and {len(report.errors) - 10} more errors (see `paperbot status`).")
+    if report.warnings:
+        first_warning = report.warnings[0]
+        lines.append(
+            f"{len(report.warnings)} parts left out of loaded files, first "
+            f"`{blocks.esc(first_warning['path'])}`: {blocks.esc(first_warning['warning'])} "
+            "(all in `paperbot status`)."
+        )
+    if report.skipped:
+        first = report.skipped[0]
+        more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
+        lines.append(
+            f"Skipped, not digests: `{blocks.esc(first['path'])}`: "
+            f"{blocks.esc(first['reason'])}{more}."
+        )
     return Message(text=text, blocks=[blocks.section("\n".join(lines))])
 
 

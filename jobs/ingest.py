@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from jobs import selection
 from jobs.findings import result_sentences
 from jobs.parser import (
     KIND_HUGGINGFACE,
@@ -56,34 +57,33 @@ class IngestReport:
     )
     papers: dict[str, int] = field(default_factory=lambda: {"new": 0, "updated": 0})
     errors: list[dict[str, str]] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)  # not digests: no failure
+    warnings: list[dict[str, str]] = field(default_factory=list)  # loaded, all but a part
 
     def as_json(self) -> dict[str, Any]:
-        """The `paperbot ingest --json` object of the interface contract."""
-        return {"documents": self.documents, "papers": self.papers, "errors": self.errors}
+        """The `paperbot ingest --json` object of the interface contract, plus `skipped`
+        and `warnings`."""
+        return {
+            "documents": self.documents, "papers": self.papers, "errors": self.errors,
+            "skipped": self.skipped, "warnings": self.warnings,
+        }  # fmt: skip
 
     def fail(self, path: Path, error: str) -> None:
         self.documents["failed"] += 1
         self.errors.append({"path": str(path), "error": error})
 
+    def skip(self, path: Path, reason: str) -> None:
+        self.skipped.append({"path": str(path), "reason": reason})
+
 
 def digest_files(paths: Iterable[Path], report: IngestReport) -> list[Path]:
-    """The files to read: each file given, and every visible file under each folder given."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file()
-                    and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                )
-            )
-        elif path.is_file():
-            files.append(path)
-        else:
-            report.fail(path, "no such file or folder")
-    return files
+    """The files to read (see jobs.selection); the others are reported as skipped."""
+    chosen = selection.select_files(paths)
+    for path in chosen.missing:
+        report.fail(path, "no such file or folder")
+    for path, reason in chosen.skipped:
+        report.skip(path, reason)
+    return chosen.files
 
 
 class FileTooLarge(Exception):
@@ -125,7 +125,10 @@ def paper_input(paper: ParsedPaper) -> loading.PaperInput:
             loading.ClaimInput(number, "", sentence, CLAIM_FROM_ABSTRACT)
             for number, sentence in enumerate(result_sentences(paper.abstract_en), 1)
         ]
-    return loading.PaperInput(key=paper.key, position=paper.position, fields=fields, claims=claims)
+    return loading.PaperInput(
+        key=paper.key, position=paper.position, fields=fields, claims=claims,
+        aliases=paper.aliases,
+    )  # fmt: skip
 
 
 async def ingest(
@@ -166,6 +169,7 @@ class ParsedFile:
     format: str
     digest_date: date
     papers: list[loading.PaperInput]
+    warnings: tuple[str, ...] = ()  # "line N: …" for each part left out or read leniently
 
 
 @dataclass(frozen=True)
@@ -177,17 +181,24 @@ class _Prepared:
     stored_path: str = ""
     content_hash: str = ""
     size: int = 0
-    parsed: ParsedFile | str | None = None  # a parse error; None: unchanged, left unparsed
+    # A string is a parse error; None: unchanged, left unparsed.
+    parsed: ParsedFile | str | selection.Skipped | None = None
 
 
-def parse_file(data: bytes) -> ParsedFile | str:
+def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
     """Decode and parse a file's bytes and build its papers, search text included: all the
     CPU work of ingest, done off the event loop. A string is the file's parse error."""
+    not_a_digest = selection.not_a_digest(data)
+    if not_a_digest is not None:
+        return not_a_digest
     try:
         digest = parse_digest(decode_digest(data))
     except DigestParseError as error:
         return str(error)
-    return ParsedFile(digest.format, digest.digest_date, [paper_input(p) for p in digest.papers])
+    return ParsedFile(
+        digest.format, digest.digest_date, [paper_input(p) for p in digest.papers],
+        tuple(str(warning) for warning in digest.warnings),
+    )  # fmt: skip
 
 
 async def _ingest_files(
@@ -236,7 +247,11 @@ async def _prepare(
 def _outcome(document: Document | None, content_hash: str) -> str:
     if document is None:
         return "new"
-    if document.status == "ok" and document.content_hash == content_hash:
+    if (
+        document.status == "ok"
+        and document.content_hash == content_hash
+        and document.parser_version == PARSER_VERSION  # a new parser re-reads every file once
+    ):
         return "unchanged"  # a forced re-parse of the same content counts here too
     return "changed"  # new content, or a file that failed last time
 
@@ -250,6 +265,9 @@ async def _store(
         return
     if file.parsed is None:
         report.documents["unchanged"] += 1
+        return
+    if isinstance(file.parsed, selection.Skipped):  # what it stored before, if any, stays
+        report.skip(file.path, file.parsed.reason)
         return
     try:
         async with db.writing(sessions) as session:
@@ -275,12 +293,14 @@ async def _store(
                 digest_date=file.parsed.digest_date,
                 parser_version=PARSER_VERSION,
                 papers=file.parsed.papers,
+                warnings=file.parsed.warnings,
             )
     except Exception as error:  # the file's transaction was rolled back: nothing of it stays
         log.exception("ingest of %s failed", file.path)
         report.fail(file.path, f"internal error: {type(error).__name__}: {error}")
         return
     report.documents[outcome] += 1
+    report.warnings += [{"path": str(file.path), "warning": w} for w in file.parsed.warnings]
     report.papers["new"] += saved.papers_new
     report.papers["updated"] += saved.papers_updated
 

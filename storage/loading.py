@@ -3,6 +3,11 @@
 A paper keeps its row (and so its id and first-ingested time) across files and re-ingests;
 its fields are refreshed from the newest file that holds it, its claims are replaced when
 they differ, and the links say which files hold it. Papers are never deleted here.
+
+A paper's row is found by its key; failing that, by one of its aliases (a key an earlier
+parser version gave it, or its text key once an arXiv ID turns up), and failing that, among
+the papers this same file held before, by its sentences (storage.matching: an edit to the
+keyed text itself). A row found either way takes the new key, so it stays one row.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any, NamedTuple, cast
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage import matching
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
 from storage.search_text import index_text, normalise
 
@@ -56,8 +62,10 @@ class PaperInput:
     position: int  # order of the entry in its file
     fields: Mapping[str, Any]  # Paper column -> value; None and empty values never erase
     claims: Sequence[ClaimInput] = ()
+    aliases: tuple[str, ...] = ()  # other keys the same paper may be stored under
     search: Mapping[str, str | None] = field(init=False)  # the derived columns of `fields`
     claim_search: tuple[str, ...] = field(init=False)  # the search text of each claim
+    sentences: frozenset[str] = field(init=False)  # for matching an edited paper (no arXiv ID)
 
     def __post_init__(self) -> None:
         unknown = set(self.fields) - PAPER_FIELDS
@@ -66,6 +74,8 @@ class PaperInput:
         object.__setattr__(self, "search", _search_columns(self.fields))
         claim_search = tuple(index_text(c.text_zh, c.quote_en) for c in self.claims)
         object.__setattr__(self, "claim_search", claim_search)
+        texts = _identity_texts(self.fields, self.claims) if self.key.startswith("text:") else ()
+        object.__setattr__(self, "sentences", matching.sentences(texts))
 
     def claim_rows(self, paper_id: int) -> list[tuple[int, ClaimInput, str]]:
         return [
@@ -117,15 +127,18 @@ async def save_document(
     digest_date: date,
     parser_version: str,
     papers: Sequence[PaperInput],
+    warnings: Sequence[str] = (),
 ) -> SaveResult:
-    """Store a parsed file and its papers, replacing what the file said before."""
+    """Store a parsed file and its papers, replacing what the file said before; its
+    warnings (parts left out) are kept on the document, one a line."""
     document = await _put_document(
         session, path, content_hash=content_hash, size_bytes=size, format=format,
-        digest_date=digest_date, parser_version=parser_version, status="ok", error=None,
+        digest_date=digest_date, parser_version=parser_version, status="ok",
+        error="\n".join(warnings) or None,
     )  # fmt: skip
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
-    existing = await _papers_by_key(session, [paper.key for paper in unique])
+    existing = await _match_rows(session, document, unique)
     result = SaveResult()
     ids: dict[str, int] = {}
 
@@ -176,6 +189,100 @@ async def save_document(
         )
     await session.flush()
     return result
+
+
+async def _match_rows(
+    session: AsyncSession, document: Document, papers: Sequence[PaperInput]
+) -> dict[str, Paper]:
+    """Input key -> the stored row of that paper (see the module), re-keyed where found
+    under another key."""
+    keys = {paper.key for paper in papers}
+    aliases = [a for paper in papers for a in paper.aliases if a not in keys]
+    rows = await _papers_by_key(session, [*keys, *aliases])
+    found = {key: rows[key] for key in keys if key in rows}
+    taken = {row.id for row in found.values()}
+    unmatched: list[PaperInput] = []
+    for paper in papers:
+        if paper.key in found:
+            continue
+        row = next(
+            (rows[a] for a in paper.aliases if a in rows and rows[a].id not in taken
+             and rows[a].key.startswith("text:")),
+            None,
+        )  # fmt: skip
+        if row is None:
+            unmatched.append(paper)
+            continue
+        found[paper.key] = row
+        taken.add(row.id)
+    if unmatched:
+        previous = [row for row in await _papers_of(session, document.id) if row.id not in taken]
+        for paper, row in await _edited(session, unmatched, previous):
+            found[paper.key] = row
+    for key, row in found.items():
+        if row.key != key:  # found by an alias or by its sentences: it takes the new key
+            row.key = key
+    await session.flush()
+    return found
+
+
+async def _papers_of(session: AsyncSession, document_id: int) -> list[Paper]:
+    rows = await session.execute(
+        select(Paper)
+        .join(PaperDocument, PaperDocument.paper_id == Paper.id)
+        .where(PaperDocument.document_id == document_id, Paper.key.like("text:%"))
+        .order_by(PaperDocument.position)
+    )
+    return list(rows.scalars())
+
+
+async def _edited(
+    session: AsyncSession, papers: Sequence[PaperInput], previous: Sequence[Paper]
+) -> list[tuple[PaperInput, Paper]]:
+    """Pairs of a new paper and the row of the same paper as the file held it before."""
+    candidates = [p for p in papers if p.sentences]
+    if not candidates or not previous:
+        return []
+    claims = await _claims_by_paper(session, [row.id for row in previous])
+    values = [
+        ({f: getattr(row, f) for f in _IDENTITY_FIELDS}, claims.get(row.id, [])) for row in previous
+    ]
+    kinds = [row.kind for row in previous]
+    # Tokenising and comparing every pair is CPU work: in a thread, off the event loop.
+    pairs = await asyncio.to_thread(_pair, candidates, kinds, values)
+    return [(paper, previous[index]) for paper, index in pairs]
+
+
+def _pair(
+    papers: Sequence[PaperInput], kinds: Sequence[str],
+    values: Sequence[tuple[Mapping[str, Any], Sequence[ClaimInput]]],
+) -> list[tuple[PaperInput, int]]:  # fmt: skip
+    """Each new paper with the index of the first earlier paper of its kind that shares
+    most of its sentences; each earlier paper goes to one new paper at most."""
+    stored = [matching.sentences(_identity_texts(*v)) for v in values]
+    free = set(range(len(stored)))
+    pairs: list[tuple[PaperInput, int]] = []
+    for paper in papers:
+        index = next(
+            (i for i in range(len(stored)) if i in free and kinds[i] == paper.fields.get("kind")
+             and matching.same_paper(stored[i], paper.sentences)),
+            None,
+        )  # fmt: skip
+        if index is not None:
+            pairs.append((paper, index))
+            free.discard(index)
+    return pairs
+
+
+_IDENTITY_FIELDS = ("positioning", "abstract_en")
+
+
+def _identity_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> list[str | None]:
+    return [
+        *(fields.get(name) for name in _IDENTITY_FIELDS),
+        *(claim.quote_en for claim in claims),
+        *(claim.text_zh for claim in claims),
+    ]
 
 
 def _search_columns(values: Mapping[str, Any]) -> dict[str, str | None]:

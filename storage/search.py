@@ -49,7 +49,8 @@ class PaperRef:
 
     @property
     def label(self) -> str:
-        return self.title or self.name or self.subtitle or self.key
+        """How the paper is shown; never its key, which is internal."""
+        return self.title or self.name or self.subtitle or "untitled paper"
 
     @property
     def address(self) -> str | None:

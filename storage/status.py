@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import CLAIM_FROM_REVIEW, Claim, DigestPost, Document, IngestRun, Paper
+
+MAX_WARNED_FILES = 100  # status lists the warnings of this many files at most
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,8 @@ class StoreStatus:
     database: str
     last_ingest: dict[str, Any] | None
     last_digest: dict[str, Any] | None  # the newest summary post: posted, failed or in flight
+    # Files loaded all but a part: {"path", "warning"} for each part left out.
+    warnings: list[dict[str, str]] = field(default_factory=list)
 
 
 def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
@@ -53,6 +57,17 @@ async def store_status(session: AsyncSession) -> StoreStatus:
         await session.execute(select(DigestPost).order_by(DigestPost.id.desc()).limit(1))
     ).scalar_one_or_none()
     bind = session.get_bind()
+    warned = await session.execute(
+        select(Document.path, Document.error)
+        .where(Document.status == "ok", Document.error.is_not(None))
+        .order_by(Document.path)
+        .limit(MAX_WARNED_FILES)
+    )
+    warnings = [
+        {"path": path, "warning": line}
+        for path, error in warned
+        for line in (error or "").splitlines()
+    ]
     return StoreStatus(
         documents=await count(Document),
         papers=await count(Paper),
@@ -64,4 +79,5 @@ async def store_status(session: AsyncSession) -> StoreStatus:
             "slack_ts": post.slack_ts, "error": post.error,
             "posted_at": post.posted_at.isoformat() if post.posted_at else None,
         },
+        warnings=warnings,
     )  # fmt: skip

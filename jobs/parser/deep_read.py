@@ -7,31 +7,59 @@ Section headings were stripped from this format, so everything is known by posit
     claim          = "N. <Chinese>" + an indented (3+ spaces) English quote
 
 Claims and the review are the anchors. What lies between two anchors is a run of plain
-paragraphs: the previous deep read's limitations and follow-ups (at most two), then the
-next entry's prose. Before a claim or review, the run keeps at least one paragraph for the
-new deep read; before an abstract-only entry or the end of the file, the whole run is the
-previous deep read's tail.
+paragraphs: the previous deep read's limitations and follow-ups, then the next entry's
+prose (positioning, background, mechanism, experiments), counted back from its claims.
+A run of the usual shape (2 + 4) splits there; a run with a paragraph more or less (a
+split paragraph, a shorter paper) splits where the next paper's text opens ("本文…",
+"<Name> 是一篇…") and not where a limitation or follow-up goes on. So blank lines,
+leading spaces and split paragraphs never move a paragraph into another paper. Before an
+abstract-only entry or the end of the file, the whole run is the previous deep read's tail.
+
+A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
+for `5.`, `新颖性：` for `Novelty：`, claims out of order, claims with no paper text before
+them) is a `DigestWarning` on its exact line: the faulty part, or that paper alone when
+nothing of it is sound, is left out, and the rest of the file loads.
 """
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .errors import DigestParseError
-from .identity import text_key
+from .errors import DigestParseError, DigestWarning
+from .identity import legacy_key, text_key
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
-from .naming import derive_name, subtitle
-from .text import Paragraph, indent_of, join_lines
+from .naming import derive_name, fallback_name, short_title, subtitle
+from .text import Paragraph, indent_of, is_cjk, join_lines
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
 _NOTE_PREFIX = NOTE[:5]
 QUOTE_INDENT = 3
-TAIL_PARAGRAPHS = 2
+TAIL_PARAGRAPHS = 2  # limitations, follow-ups
+PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
+# An indented paragraph this much Chinese is prose with stray leading spaces, not a quote.
+_QUOTE_MAX_CJK_SHARE = 0.3
 
-_CLAIM = re.compile(r"([0-9]{1,3})[.．]\s+(\S.*)")
-_REVIEW = re.compile(r"(?:Novelty|Soundness|Significance)\s*[：:]")
+# `N、` is a typo of `N.` that the claim survives (with a warning).
+_CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
+_REVIEW = re.compile(r"(?:Novelty|Soundness|Significance|新颖性)\s*[：:]")
 # Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
-_REVIEW_LABEL = re.compile(r"\b(Novelty|Soundness|Significance)\s*[：:]")
+# The Chinese labels are typos of the English ones that the review survives (a warning).
+_REVIEW_LABEL = re.compile(
+    r"\b(Novelty|Soundness|Significance)\s*[：:]|(新颖性|可靠性|重要性)\s*[：:]"
+)
+_CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
+
+# How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
+_OPENS_PAPER = re.compile(
+    r"(?:本文|本论文|该文|该论文|这篇|此文|本工作|这项工作"
+    r"|[A-Za-zΑ-Ωα-ω][\w.+-]*\s*是一[篇项个种]"
+    r"|(?:this|our) (?:paper|work|article)|we (?:introduce|propose|present)"
+    r"|in this (?:paper|work))",
+    re.IGNORECASE,
+)
+# How a limitation or follow-up paragraph (or a piece of one) opens.
+_CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
+_FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
 _ORPHAN = (
@@ -48,6 +76,7 @@ class _Item:
     number: int = 0
     claim_lines: list[str] = field(default_factory=list)
     quote_lines: list[str] = field(default_factory=list)
+    separator: str = "."
 
     @property
     def line(self) -> int:
@@ -63,10 +92,14 @@ class _DeepRead:
     prose: list[_Item]
     claims: list[_Item]
     review: _Item | None
+    left_out: bool = False  # nothing of it is sound: it only takes its tail along
 
 
-def parse_deep_reads(paras: Sequence[Paragraph]) -> tuple[ParsedPaper, ...]:
-    items = _classify(paras)
+def parse_deep_reads(
+    paras: Sequence[Paragraph],
+) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
+    warnings: list[DigestWarning] = []
+    items = _classify(paras, warnings)
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
     open_read: _DeepRead | None = None  # the deep read whose tail may still be in `pending`
@@ -89,64 +122,105 @@ def parse_deep_reads(paras: Sequence[Paragraph]) -> tuple[ParsedPaper, ...]:
         prose = _finish(open_read, pending, papers, before_body=True)
         if not prose:
             what = f"claim {item.number}" if item.kind == _CLAIM_ITEM else "review paragraph"
-            raise DigestParseError(
+            warnings.append(DigestWarning(item.line, (
                 f"{what} has no paper text before it: a deep read starts with its "
-                "positioning paragraph",
-                item.line,
-            )
+                "positioning paragraph; this paper is left out"
+            )))  # fmt: skip
         claims: list[_Item] = []
+        numbers: set[int] = set()
         while index < len(items) and items[index].kind == _CLAIM_ITEM:
             claim = items[index]
-            if claim.number != len(claims) + 1:
-                raise DigestParseError(
-                    f"claim {claim.number} is out of order: expected claim {len(claims) + 1} "
-                    "(claims are numbered 1, 2, 3, … within each paper)",
-                    claim.line,
-                )
-            claims.append(claim)
             index += 1
+            expected = len(numbers) + 1
+            if claim.number in numbers:
+                warnings.append(DigestWarning(claim.line, (
+                    f"claim {claim.number} appears twice in this paper: expected claim "
+                    f"{expected}; left out"
+                )))  # fmt: skip
+                continue
+            if claim.number != expected:
+                warnings.append(DigestWarning(claim.line, (
+                    f"claim {claim.number} is out of order: expected claim {expected} "
+                    "(claims are numbered 1, 2, 3, … within each paper); loaded as "
+                    f"claim {claim.number}"
+                )))  # fmt: skip
+            numbers.add(claim.number)
+            if claim.quote_lines:  # one without its quote was reported and is left out
+                claims.append(claim)
         review = None
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
             review = items[index]
             index += 1
-        open_read, pending = _DeepRead(prose, claims, review), []
+        sound = bool(prose) and bool(claims or review)
+        if prose and not sound:
+            warnings.append(DigestWarning(prose[0].line, (
+                "this paper has no sound claim and no review (see the warnings after this "
+                "line); left out"
+            )))  # fmt: skip
+        open_read, pending = _DeepRead(prose, claims, review, left_out=not sound), []
     _finish(open_read, pending, papers, before_body=False)
-    return tuple(papers)
+    return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
 
 
-def _classify(paras: Sequence[Paragraph]) -> list[_Item]:
+def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
     items: list[_Item] = []
     for paragraph in paras:
         first = paragraph.lines[0]
         body = first.strip()
-        if indent_of(first) >= QUOTE_INDENT:
-            # An indented paragraph is a claim's quote, or the next wrapped piece of one.
-            if items and items[-1].kind == _CLAIM_ITEM:
-                items[-1].quote_lines.extend(paragraph.lines)
-            else:
-                items.append(_Item(_PROSE, paragraph))
+        after_claim = bool(items) and items[-1].kind == _CLAIM_ITEM
+        if after_claim and indent_of(first) >= QUOTE_INDENT and _reads_as_quote(body):
+            # An indented paragraph after a claim is its quote, or the next wrapped piece.
+            items[-1].quote_lines.extend(paragraph.lines)
         elif body.startswith(_NOTE_PREFIX):
             items.append(_Item(_NOTE, paragraph))
         elif _REVIEW.match(body):
             items.append(_Item(_REVIEW_ITEM, paragraph))
+            if body.startswith("新颖性"):
+                warnings.append(DigestWarning(paragraph.line, (
+                    "the review should start with 'Novelty：', found '新颖性：'; "
+                    "read as the review"
+                )))  # fmt: skip
         elif claim := _CLAIM.fullmatch(body):
-            item = _Item(_CLAIM_ITEM, paragraph, int(claim.group(1)), [claim.group(2)])
+            item = _Item(
+                _CLAIM_ITEM, paragraph, int(claim.group(1)), [claim.group(3)],
+                separator=claim.group(2) or ".",
+            )  # fmt: skip
             for line in paragraph.lines[1:]:
                 if item.quote_lines or indent_of(line) >= QUOTE_INDENT:
                     item.quote_lines.append(line)
                 else:
                     item.claim_lines.append(line)
             items.append(item)
+        elif after_claim and not items[-1].quote_lines and _reads_as_quote(body):
+            # English right after a claim that has no quote yet: its quote, under-indented.
+            items[-1].quote_lines.extend(paragraph.lines)
+            warnings.append(DigestWarning(paragraph.line, (
+                f"the quote of claim {items[-1].number} should be indented by "
+                f"{QUOTE_INDENT}+ spaces; read as its quote"
+            )))  # fmt: skip
         else:
             items.append(_Item(_PROSE, paragraph))
-    _resolve_unquoted(items)
+    _resolve_unquoted(items, warnings)
     return items
 
 
-def _resolve_unquoted(items: list[_Item]) -> None:
-    """A numbered paragraph without a quote is a claim that lost its quote (an error),
-    except as one of the two paragraphs right after a review: reviewers write their
-    limitations and follow-ups as numbered lists too."""
+def _reads_as_quote(body: str) -> bool:
+    """Quotes are English; the next claim, the review or prose with stray leading spaces
+    are (partly) Chinese."""
+    if _CLAIM.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
+        return not any(map(is_cjk, body))
+    return not _is_chinese(body)
+
+
+def _is_chinese(text: str) -> bool:
+    letters = [char for char in text if char.isalpha()]
+    return sum(map(is_cjk, letters)) > len(letters) * _QUOTE_MAX_CJK_SHARE
+
+
+def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None:
+    """A numbered paragraph without a quote is a claim that lost its quote (a warning; the
+    claim is left out), except as one of the paragraphs right after a review: reviewers
+    write their limitations and follow-ups as numbered lists too."""
     since_review: int | None = None  # plain paragraphs since the last review
     for item in items:
         unquoted = item.kind == _CLAIM_ITEM and not item.quote_lines
@@ -156,15 +230,21 @@ def _resolve_unquoted(items: list[_Item]) -> None:
             since_review = None
         elif since_review is not None:
             since_review += 1
-        if not unquoted:
+        if unquoted and since_review is not None and since_review <= TAIL_PARAGRAPHS:
+            item.kind = _PROSE
             continue
-        if since_review is None or since_review > TAIL_PARAGRAPHS:
-            raise DigestParseError(
-                f"claim {item.number} has no English quote: an indented paragraph "
-                f"({QUOTE_INDENT}+ spaces) must follow it",
-                item.line,
-            )
-        item.kind = _PROSE
+        if item.kind != _CLAIM_ITEM:
+            continue
+        if item.separator == "、":
+            warnings.append(DigestWarning(item.line, (
+                f"claim {item.number} should start '{item.number}. ', found "
+                f"'{item.number}、'; read as claim {item.number}"
+            )))  # fmt: skip
+        if unquoted:
+            warnings.append(DigestWarning(item.line, (
+                f"claim {item.number} has no English quote: expected an indented paragraph "
+                f"({QUOTE_INDENT}+ spaces) after it; the claim is left out"
+            )))  # fmt: skip
 
 
 def _finish(
@@ -178,13 +258,42 @@ def _finish(
     which is the prose of the next deep read."""
     rest = pending
     if open_read is not None:
-        keep_for_next = 1 if before_body else 0
-        tail_length = max(0, min(TAIL_PARAGRAPHS, len(pending) - keep_for_next))
-        papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
+        tail_length = _tail_length(pending) if before_body else len(pending)
+        if not open_read.left_out:
+            papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
         rest = pending[tail_length:]
     if rest and not before_body:
         raise DigestParseError(_ORPHAN, rest[0].line)
     return rest
+
+
+def _tail_length(run: list[_Item]) -> int:
+    """Where a run of plain paragraphs between two deep reads splits: the closer the two
+    parts are to the usual 2 + 4 paragraphs the better, a part that opens like a paper's
+    text is strongly preferred as the start of the next one, a limitation or follow-up
+    going on is not; at least one paragraph stays for the next deep read."""
+
+    def cost(split: int) -> tuple[int, int]:
+        shape = abs(split - TAIL_PARAGRAPHS) + abs(len(run) - split - PROSE_PARAGRAPHS)
+        opening = run[split].text
+        shape -= 2 * bool(_OPENS_PAPER.match(opening))
+        shape += 2 * bool(_CONTINUES_TAIL.match(opening))
+        return shape, abs(split - TAIL_PARAGRAPHS)
+
+    return min(range(len(run)), key=cost, default=0)
+
+
+def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
+    """Limitations and follow-ups; a split one of them comes back as one text."""
+    texts = [item.text for item in tail]
+    if len(texts) <= TAIL_PARAGRAPHS:
+        texts += [""] * TAIL_PARAGRAPHS
+        return texts[0] or None, texts[1] or None
+    follow_ups = next(
+        (index for index in range(1, len(texts)) if _FOLLOW_UPS.match(texts[index])),
+        len(texts) - 1,
+    )
+    return "\n\n".join(texts[:follow_ups]), "\n\n".join(texts[follow_ups:])
 
 
 def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper:
@@ -198,18 +307,20 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
         for item in read.claims
     )
     review = _split_review(read.review.text) if read.review else {}
-    tail_texts = [item.text for item in tail] + [""] * TAIL_PARAGRAPHS
+    limitations, follow_ups = _tail_sections(tail)
     entry_text = "\n".join(
-        [*texts, *(c.text_zh + "\n" + c.quote_en for c in claims), *review.values(), *tail_texts]
-    )
+        [*texts, *(c.text_zh + "\n" + c.quote_en for c in claims), *review.values(),
+         limitations or "", follow_ups or ""]
+    )  # fmt: skip
     return ParsedPaper(
         kind=KIND_DEEP_READ,
         position=position,
         line=read.prose[0].line,
-        key=text_key(positioning),
+        key=text_key(claims[0].quote_en if claims else positioning),
+        aliases=(legacy_key(positioning),),
         arxiv_id=None,
         title=None,
-        name=derive_name(positioning, entry_text),
+        name=derive_name(positioning, entry_text) or fallback_name(positioning, entry_text),
         subtitle=subtitle(positioning),
         positioning=positioning,
         background=background,
@@ -219,8 +330,8 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
         novelty=review.get("Novelty"),
         soundness=review.get("Soundness"),
         significance=review.get("Significance"),
-        limitations=tail_texts[0] or None,
-        follow_ups=tail_texts[1] or None,
+        limitations=limitations,
+        follow_ups=follow_ups,
     )
 
 
@@ -244,26 +355,29 @@ def _split_review(text: str) -> dict[str, str]:
     colons; a missing label leaves its field out)."""
     first: dict[str, re.Match[str]] = {}  # label -> its first mention, in text order
     for match in _REVIEW_LABEL.finditer(text):
-        first.setdefault(match.group(1), match)
-    marks = list(first.values())
+        first.setdefault(match.group(1) or _CHINESE_LABELS[match.group(2)], match)
+    marks = list(first.items())
     sections: dict[str, str] = {}
-    for mark, following in zip(marks, [*marks[1:], None], strict=True):
-        section = text[mark.end() : following.start() if following else len(text)].strip()
+    for (label, mark), following in zip(marks, [*marks[1:], None], strict=True):
+        end = following[1].start() if following else len(text)
+        section = text[mark.end() : end].strip()
         if section:
-            sections[mark.group(1)] = section
+            sections[label] = section
     return sections
 
 
 def _abstract_only(item: _Item, position: int) -> ParsedPaper:
     abstract = item.text
+    name = derive_name(abstract, abstract)
     return ParsedPaper(
         kind=KIND_ABSTRACT_ONLY,
         position=position,
         line=item.line,
         key=text_key(abstract),
+        aliases=(legacy_key(abstract),),
         arxiv_id=None,
-        title=None,
-        name=derive_name(abstract, abstract),
+        title=None if name else short_title(abstract),
+        name=name,
         subtitle=subtitle(abstract),
         abstract_en=abstract,
     )

@@ -10,6 +10,7 @@ from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest
 from .text import digest_lines, paragraphs
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
     "or 'HuggingFace Papers YYYY-MM-DD'"
@@ -26,8 +27,8 @@ def parse_digest(text: str) -> ParsedDigest:
 
     if _DATE.fullmatch(head):
         digest_date = _parse_date(head, line_number)
-        papers = parse_deep_reads(paragraphs(lines, first + 1))
-        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers)
+        papers, warnings = parse_deep_reads(paragraphs(lines, first + 1))
+        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, warnings)
 
     header = HEADER.fullmatch(head)
     if header:
@@ -39,6 +40,8 @@ def parse_digest(text: str) -> ParsedDigest:
         digest_date = _parse_date(header.group(1), line_number)
         return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, parse_entries(lines, first + 1))
 
+    if _DATE_LIKE.match(head):
+        _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date
     raise DigestParseError(_UNKNOWN_FORMAT, line_number)
 
 

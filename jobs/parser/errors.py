@@ -1,4 +1,7 @@
-"""The one exception the parser raises."""
+"""The one exception the parser raises, and the warnings it gives about what it could
+read only in part."""
+
+from dataclasses import dataclass
 
 
 class DigestParseError(ValueError):
@@ -12,3 +15,15 @@ class DigestParseError(ValueError):
 
     def __str__(self) -> str:
         return self.message if self.line is None else f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class DigestWarning:
+    """A problem the rest of the file survives: the exact line and what was expected there.
+    What is sound of the paper it concerns is loaded; the faulty part is left out."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"

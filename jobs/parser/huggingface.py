@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from .identity import arxiv_key, find_arxiv_id, text_key
+from .identity import arxiv_key, find_arxiv_id, legacy_key, text_key
 from .model import KIND_HUGGINGFACE, ParsedPaper
 from .text import is_cjk, join_lines
 
@@ -88,11 +88,16 @@ def _entry(stripped: Sequence[str], begin: int, end: int, title: str, position: 
         None,
     )
     key = arxiv_key(arxiv_id) if arxiv_id is not None else text_key(abstract_en or title)
+    # An earlier listing of the same entry without its arXiv lines was keyed by its text:
+    # those keys map that row onto this one instead of leaving a duplicate.
+    text_keys = (text_key(abstract_en or title), legacy_key(abstract_en or title))
+    aliases = text_keys if arxiv_id is not None else text_keys[1:]
     return ParsedPaper(
         kind=KIND_HUGGINGFACE,
         position=position,
         line=begin + 1,
         key=key,
+        aliases=aliases,
         arxiv_id=arxiv_id,
         title=title,
         name=None,

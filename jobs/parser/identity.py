@@ -1,4 +1,20 @@
-"""Stable keys: the arXiv ID without version, else a hash of the entry's first paragraph."""
+"""Stable keys: the arXiv ID without version, else a hash of the entry's most stable text.
+
+Entries without an arXiv ID are keyed by what routine edits leave alone:
+
+- a deep read by its first claim's English evidence quote. The quote is copied verbatim
+  from the paper, so rewording the Chinese review, splitting or joining paragraphs, blank
+  lines, leading spaces, another file name or a second file holding the paper never touch
+  it; and it sits right after an anchor (claim 1), so no boundary decision can move it.
+  A deep read without claims falls back to its positioning paragraph.
+- an abstract-only entry by its abstract, the only text it has.
+
+Both hash a *fingerprint* of the text: letters and digits only, case folded, so spaces,
+punctuation, full-width forms and re-wrapping never change a key. Edits that do change
+the keyed text are matched when the file is stored (storage.matching), and keys made by
+the first parser version are kept as `legacy_key` aliases, so existing stores map their
+rows instead of duplicating them.
+"""
 
 import hashlib
 import re
@@ -11,6 +27,7 @@ _ARXIV_ID = re.compile(
 )
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 _WHITESPACE = re.compile(r"\s+")
+_NOT_WORD = re.compile(r"[\W_]+")
 _TEXT_KEY_LENGTH = 20
 
 
@@ -28,13 +45,28 @@ def arxiv_key(arxiv_id: str) -> str:
     return f"arxiv:{arxiv_id}"
 
 
+def fingerprint(text: str) -> str:
+    """Letters and digits only, NFKC, case folded: what a key hashes."""
+    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", text)).casefold()
+
+
+def text_key(text: str) -> str:
+    """The key of an entry without an arXiv ID, from its keyed text (see the module)."""
+    return _hashed(fingerprint(text))
+
+
 def normalise_for_key(text: str) -> str:
-    """NFKC, no zero-width characters, whitespace collapsed, lower case: BOM, CRLF,
-    trailing spaces, full-width variants and re-wrapping never change a key."""
+    """The first parser version's normalisation: NFKC, no zero-width characters,
+    whitespace collapsed, lower case."""
     text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text))
     return _WHITESPACE.sub(" ", text).strip().lower()
 
 
-def text_key(first_paragraph: str) -> str:
-    digest = hashlib.sha256(normalise_for_key(first_paragraph).encode("utf-8")).hexdigest()
+def legacy_key(first_paragraph: str) -> str:
+    """The key the first parser version gave an entry: its first paragraph, hashed."""
+    return _hashed(normalise_for_key(first_paragraph))
+
+
+def _hashed(value: str) -> str:
+    digest = hashlib.sha256(value.encode("utf-8")).hexdigest()
     return f"text:{digest[:_TEXT_KEY_LENGTH]}"

@@ -3,9 +3,11 @@
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from .errors import DigestWarning
+
 # Bump whenever the parser's output for the same input changes, so stored papers can be
 # re-parsed.
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 FORMAT_DEEP_READ = "deep_read"
 FORMAT_HUGGINGFACE = "huggingface"
@@ -28,12 +30,14 @@ class Claim:
 class ParsedPaper:
     """One entry of a digest.
 
-    Display: HuggingFace entries have a `title`. Deep reads and abstract-only entries have
-    none (`title` is None); show `name` (a short method/system name taken from the text)
-    with `subtitle` under it, and where `name` is None too, show `subtitle` as the title.
+    Display: HuggingFace entries have a `title`. Deep reads carry none: show `name` (a short
+    method/system name taken from the text, never None for them) with `subtitle` under it.
+    Abstract-only entries show their `name`, or without one their `title`, made from the
+    abstract's first sentence. Every entry has a title or a name.
 
     `key` is the stable identity: `arxiv:<id without version>`, else `text:<hash>` of the
-    entry's first paragraph (see `identity.text_key`).
+    entry's most stable text (see `identity`); `aliases` are keys an earlier parser
+    version gave the same entry, so stores made by it map their rows to the new key.
     """
 
     kind: str
@@ -44,6 +48,7 @@ class ParsedPaper:
     title: str | None
     name: str | None
     subtitle: str | None
+    aliases: tuple[str, ...] = ()
     authors: tuple[str, ...] = ()
     categories: tuple[str, ...] = ()
     pdf_url: str | None = None
@@ -71,3 +76,4 @@ class ParsedDigest:
     format: str
     digest_date: date
     papers: tuple[ParsedPaper, ...]
+    warnings: tuple[DigestWarning, ...] = ()  # problems the rest of the file survived

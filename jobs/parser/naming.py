@@ -19,7 +19,11 @@ most.
    (`WanPE-397B` -> `WanPE`); `Hunyuan-A13B` stays, as there `Hunyuan` alone only names
    the model family, later in the entry.
 
-No cue, no name: the consumer then shows the subtitle instead.
+No cue: `fallback_name` gives a deep read a name all the same, so every paper can be
+shown, searched with `paper:` and cited (`CFM#3`): the acronym its first paragraph defines
+(`（Causal Foundation Models, CFMs）` -> `CFM`), else the term it puts in quotes
+(`"自主数学发现"`), else its first clause. An abstract-only entry without a name gets a
+title from its first sentence (`short_title`).
 """
 
 import re
@@ -66,6 +70,42 @@ def derive_name(first_paragraph: str, entry_text: str) -> str | None:
     if bare and _mentions(first_paragraph, bare.group(1), variants=False):
         return bare.group(1)
     return name
+
+
+# `（Full English Name, ACR）`, `(ACR)`: an acronym that the text defines.
+_DEFINED_ACRONYM = re.compile(
+    r"[（(]\s*(?:[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)*\s*[,，;；:：]\s*)?"
+    r"([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\s*[）)]"
+)
+_QUOTED_TERM = re.compile(r"[“\"「『]([^”\"」』\s]{2,16})[”\"」』]")
+_CLAUSE_END = re.compile(r"[，,：:；;。！？!?（(]")
+_SELF_REFERENCE = re.compile(
+    r"^(?:本文|本论文|该文|该论文|这篇论文|这篇文章|本工作)(?:是|为)?(?:一篇)?"
+)
+NAME_LIMIT = 24
+TITLE_LIMIT = 80
+
+
+def fallback_name(first_paragraph: str, entry_text: str) -> str:
+    """A name for a deep read that introduces none (see the module): never empty."""
+    acronym = _DEFINED_ACRONYM.search(first_paragraph)
+    if acronym:
+        token = acronym.group(1)
+        singular = token[:-1] if token.endswith("s") and token[:-1].isupper() else token
+        return singular if _mentions(entry_text, singular, variants=False) else token
+    sentence = (subtitle(first_paragraph) or first_paragraph).rstrip("…")
+    quoted = _QUOTED_TERM.search(sentence)
+    if quoted:
+        return quoted.group(1)
+    clause = _CLAUSE_END.split(_SELF_REFERENCE.sub("", sentence.strip()), maxsplit=1)[0]
+    clause = "".join(clause.split()) if all(map(is_cjk, clause.replace(" ", ""))) else clause
+    return shorten(clause.strip() or sentence, NAME_LIMIT) or "untitled"
+
+
+def short_title(first_paragraph: str) -> str:
+    """A title for an untitled abstract: its first sentence, cut short at a word."""
+    sentence = (subtitle(first_paragraph) or first_paragraph).rstrip("…").rstrip(".。")
+    return shorten(sentence, TITLE_LIMIT) or "untitled"
 
 
 def _introduced(text: str, start: int, end: int) -> bool:

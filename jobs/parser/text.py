@@ -37,13 +37,24 @@ def decode_digest(data: bytes) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         byte = data[exc.start]
         raise DigestParseError(
-            f"file is not valid UTF-8 (byte 0x{byte:02x} at offset {exc.start + offset})", line
+            f"file is not valid UTF-8 (byte 0x{byte:02x} at offset {exc.start + offset})"
+            + _guess_encoding(data),
+            line,
         ) from None
     if not text.strip():
         raise DigestParseError("file holds only whitespace")
     if len(_CONTROL.findall(text)) > len(text) * _BINARY_CONTROL_SHARE:
         raise DigestParseError("file is binary, not a text digest")
     return text
+
+
+def _guess_encoding(data: bytes) -> str:
+    """A hint for the commonest mistake: a Chinese digest saved as GBK."""
+    try:
+        data.decode("gbk")
+    except UnicodeDecodeError:
+        return ""
+    return "; it reads as GBK: save it as UTF-8"
 
 
 def digest_lines(text: str) -> list[str]:

@@ -30,11 +30,15 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
         "documents": {"new": 3, "changed": 0, "unchanged": 0, "failed": 0},
         "papers": {"new": 36, "updated": 0},
         "errors": [],
+        "skipped": [],
+        "warnings": [],
     }
     unchanged = {
         "documents": {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
         "papers": {"new": 0, "updated": 0},
         "errors": [],
+        "skipped": [],
+        "warnings": [],
     }
     assert (second.returncode, json.loads(second.stdout)) == (0, unchanged)
     assert (forced.returncode, json.loads(forced.stdout)) == (0, unchanged)
@@ -45,19 +49,36 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
 
 def test_a_failed_file_exits_1_and_names_the_file_on_stderr(tmp_path: Path) -> None:
     write(tmp_path / "digests" / "good.txt", (SEEDS / "004_ee791cd1952f5dee.txt").read_text())
-    (tmp_path / "digests" / "binary.txt").write_bytes(b"\x00\x01\x02PK\x03\x04")
+    (tmp_path / "digests" / "gbk.txt").write_bytes("2026-09-09\n\n本文提出 X。\n".encode("gbk"))
 
     result = paperbot("ingest", "digests", "--json", cwd=tmp_path)
 
     assert result.returncode == 1
     summary = json.loads(result.stdout)
     assert summary["documents"] == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
-    assert summary["errors"] == [
-        {"path": "digests/binary.txt", "error": "file is binary, not a text digest"}
-    ]
-    assert result.stderr.strip() == (
-        "paperbot: digests/binary.txt: file is binary, not a text digest"
+    error = (
+        "line 3: file is not valid UTF-8 (byte 0xb1 at offset 12); "
+        "it reads as GBK: save it as UTF-8"
     )
+    assert summary["errors"] == [{"path": "digests/gbk.txt", "error": error}]
+    assert result.stderr.strip() == f"paperbot: digests/gbk.txt: {error}"
+
+
+def test_files_that_are_no_digests_are_skipped_and_keep_the_exit_status_0(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    write(tmp_path / "digests" / "README.md", "# Digests\n\nDrop files here.\n")
+    (tmp_path / "digests" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+
+    result = paperbot("ingest", "digests", cwd=tmp_path)
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated",
+        "skipped digests/README.md: not a digest (README, .md and .json files are never read)",
+        "skipped digests/logo.png: binary file, not a digest",
+    ]
 
 
 def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
@@ -139,3 +160,40 @@ def test_the_size_limit_is_read_from_the_environment(tmp_path: Path) -> None:
     result = paperbot("ingest", "digests", cwd=tmp_path, env={"PAPERBOT_MAX_FILE_MB": "0.001"})
     assert result.returncode == 1
     assert "the limit is 0.001 MB (PAPERBOT_MAX_FILE_MB)" in result.stderr
+
+
+def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    faulty = tmp_path / "digests" / "004_ee791cd1952f5dee.txt"
+    faulty.write_text(
+        faulty.read_text(encoding="utf-8").replace("5. 阈值敏感性", "5、阈值敏感性"),
+        encoding="utf-8",
+    )
+    (tmp_path / "digests" / "bad_date.txt").write_text("2026-02-30\n\nx\n", encoding="utf-8")
+    database = tmp_path / "store.db"
+    env = {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{database}"}
+
+    clean = paperbot("ingest", "--check", "digests/000_e3eab0f621521816.txt", cwd=tmp_path, env=env)
+    checked = paperbot("ingest", "--check", "digests", cwd=tmp_path, env=env)
+    as_json = paperbot("ingest", "--check", "--json", "digests", cwd=tmp_path, env=env)
+
+    assert (clean.returncode, clean.stdout) == (0, "checked 1 files, 8 papers: no problems\n")
+    assert checked.returncode == 1
+    assert checked.stdout.splitlines() == [
+        "digests/004_ee791cd1952f5dee.txt: warning: line 35: claim 5 should start '5. ', "
+        "found '5、'; read as claim 5",
+        "digests/bad_date.txt: line 1: '2026-02-30' is not a valid date",
+        "checked 4 files, 36 papers: 2 problems",
+    ]
+    assert as_json.returncode == 1
+    assert len(json.loads(as_json.stdout)["problems"]) == 2
+    assert not database.exists()  # nothing was written, not even a schema
+
+    # An ingest loads the faulty file all but its fault; status lists the warning.
+    (tmp_path / "digests" / "bad_date.txt").unlink()
+    loaded = paperbot("ingest", "digests", cwd=tmp_path, env=env)
+    status = paperbot("status", cwd=tmp_path, env=env)
+    assert loaded.returncode == 0
+    assert "warning: line 35: claim 5 should start '5. '" in loaded.stderr
+    assert "warnings   1 in 1 files (parts left out)" in status.stdout
+    assert "line 35: claim 5 should start '5. ', found '5、'; read as claim 5" in status.stdout

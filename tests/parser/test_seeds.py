@@ -2,12 +2,15 @@
 
 from collections import Counter
 
+import pytest
+
 from jobs.parser import (
     KIND_ABSTRACT_ONLY,
     KIND_DEEP_READ,
     KIND_HUGGINGFACE,
     ParsedPaper,
 )
+from jobs.parser.naming import fallback_name
 from tests.parser.summary import parse_file, seed_files
 
 EXPECTED_NAMES = {
@@ -73,16 +76,43 @@ def test_deep_reads_have_every_section() -> None:
             assert all(sections), paper.line
 
 
-def test_the_ten_named_deep_reads_get_their_names() -> None:
+def test_every_deep_read_gets_a_name() -> None:
     names = {paper.name for paper in all_papers() if paper.kind == KIND_DEEP_READ}
-    assert names - {None} == EXPECTED_NAMES
+    # The two that introduce no method are named by the acronym or the quoted term
+    # their positioning defines.
+    assert names == EXPECTED_NAMES | {"CFM", "自主数学发现"}
 
 
-def test_untitled_papers_always_have_a_subtitle() -> None:
+def test_untitled_papers_always_have_a_subtitle_and_a_name_or_title() -> None:
     for paper in all_papers():
         if paper.kind != KIND_HUGGINGFACE:
-            assert paper.title is None
             assert paper.subtitle and len(paper.subtitle) <= 120
+            assert (paper.name is None) != (paper.title is None)
+            assert paper.title is None or len(paper.title) <= 80
+
+
+def test_an_abstract_without_a_name_is_titled_by_its_first_sentence() -> None:
+    titles = {paper.title for paper in all_papers() if paper.kind == KIND_ABSTRACT_ONLY}
+    assert titles == {
+        None,
+        "Reinforcement learning has become a central component of large language model…",
+        "Audio-video diffusion models rely on cross-modal attention to coordinate text…",
+    }
+
+
+@pytest.mark.parametrize(
+    ("positioning", "name"),
+    [
+        ("本文系统介绍“因果基础模型”（Causal Foundation Models, CFMs）这一范式。CFM 很快。", "CFM"),
+        ("本文研究图检索增强生成（GraphRAG）在长文档上的表现。", "GraphRAG"),
+        ("本文定位于“自主数学发现”这一新问题：现有系统解决固定目标。", "自主数学发现"),
+        ("本文是一篇关于长上下文评测的综述，覆盖多个基准。", "关于长上下文评测的综述"),
+    ],
+)
+def test_a_deep_read_that_introduces_no_method_is_named_from_its_text(
+    positioning: str, name: str
+) -> None:
+    assert fallback_name(positioning, positioning) == name
 
 
 def test_keys_are_unique_and_positions_follow_the_file() -> None:

@@ -1,0 +1,60 @@
+"""`paperbot ingest --check`: parse files and report their problems, writing nothing.
+
+The same selection, reading and parsing as an ingest, without a database: what an ingest
+would refuse (errors) and what it would load only in part (warnings), each on its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobs import selection
+from jobs.ingest import FileTooLarge, ParsedFile, parse_file, read_digest
+
+
+@dataclass
+class CheckReport:
+    files: int = 0
+    papers: int = 0
+    problems: list[dict[str, str]] = field(default_factory=list)  # errors and warnings
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"files": self.files, "papers": self.papers, "problems": self.problems,
+                "skipped": self.skipped}  # fmt: skip
+
+
+def check(paths: Sequence[Path], max_file_mb: float) -> CheckReport:
+    """Blocking (files are read and parsed here): call it in a thread from async code."""
+    report = CheckReport()
+    chosen = selection.select_files(paths)
+    report.problems += [
+        {"path": str(p), "problem": "no such file or folder"} for p in chosen.missing
+    ]
+    report.skipped += [{"path": str(p), "reason": reason} for p, reason in chosen.skipped]
+    for path in chosen.files:
+        report.files += 1
+        try:
+            _, data = read_digest(path, max_file_mb)
+        except OSError as error:
+            report.problems.append(
+                {"path": str(path), "problem": f"cannot read: {error.strerror or error}"}
+            )
+            continue
+        except FileTooLarge as error:
+            report.problems.append({"path": str(path), "problem": str(error)})
+            continue
+        parsed = parse_file(data)
+        if isinstance(parsed, selection.Skipped):
+            report.skipped.append({"path": str(path), "reason": parsed.reason})
+        elif isinstance(parsed, ParsedFile):
+            report.papers += len(parsed.papers)
+            report.problems += [
+                {"path": str(path), "problem": f"warning: {warning}"} for warning in parsed.warnings
+            ]
+        else:
+            report.problems.append({"path": str(path), "problem": parsed})
+    return report

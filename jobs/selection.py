@@ -1,0 +1,90 @@
+"""Which files of the digest folder are digests.
+
+Anything else an operator or a tool leaves there (a README, notes, JSON exports, images,
+a file still empty) is *skipped* with its reason: reported, never stored, and no failure,
+so it does not turn every ingest into a partial one. A symlink is followed only while its
+target stays inside the folder: a link out of it (to /proc, to a secrets file) is never
+read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
+_BOM = b"\xef\xbb\xbf"
+_HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
+# How a digest's first line starts: a date (even a malformed one: that is the digest's
+# error, reported as such) or the HuggingFace header.
+_STARTS_LIKE_A_DIGEST = re.compile(rb"[0-9]{4}\s*[-/.]|HuggingFace\s+Papers", re.IGNORECASE)
+_TEXT = re.compile(rb"\S")
+_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
+_BINARY_CONTROL_SHARE = 0.1
+
+NOT_A_DIGEST_NAME = "not a digest (README, .md and .json files are never read)"
+OUTSIDE_THE_FOLDER = "symlink to a file outside the digest folder; not followed"
+EMPTY = "empty file; left for the next scan"
+BINARY = "binary file, not a digest"
+UNKNOWN_START = (
+    "not a digest: the first line is neither a date (YYYY-MM-DD) "
+    "nor 'HuggingFace Papers YYYY-MM-DD'"
+)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file that is not a digest, and why."""
+
+    reason: str
+
+
+@dataclass
+class Selection:
+    files: list[Path] = field(default_factory=list)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+    missing: list[Path] = field(default_factory=list)
+
+
+def select_files(paths: Iterable[Path]) -> Selection:
+    """Each file given, and every visible file under each folder given, minus what is not
+    a digest by its name or lies outside its folder."""
+    selection = Selection()
+    for path in paths:
+        if path.is_dir():
+            root = path.resolve()
+            for file in sorted(path.rglob("*")):
+                relative = file.relative_to(path)
+                if any(part.startswith(".") for part in relative.parts) or not file.is_file():
+                    continue
+                if not file.resolve().is_relative_to(root):
+                    selection.skipped.append((file, OUTSIDE_THE_FOLDER))
+                elif _NOT_DIGEST_NAMES.fullmatch(file.name):
+                    selection.skipped.append((file, NOT_A_DIGEST_NAME))
+                else:
+                    selection.files.append(file)
+        elif path.is_file():
+            if _NOT_DIGEST_NAMES.fullmatch(path.name):
+                selection.skipped.append((path, NOT_A_DIGEST_NAME))
+            else:
+                selection.files.append(path)
+        else:
+            selection.missing.append(path)
+    return selection
+
+
+def not_a_digest(data: bytes) -> Skipped | None:
+    """Why a file's bytes are no digest at all, or None when they start like one (which
+    does not make them a sound one: the parser judges that)."""
+    data = data.removeprefix(_BOM)
+    first = _TEXT.search(data)
+    if first is None:
+        return Skipped(EMPTY)
+    head = data[first.start() : first.start() + _HEAD_BYTES]
+    if b"\x00" in head or len(_CONTROL.findall(head)) > len(head) * _BINARY_CONTROL_SHARE:
+        return Skipped(BINARY)
+    if not _STARTS_LIKE_A_DIGEST.match(head):
+        return Skipped(UNKNOWN_START)
+    return None

@@ -1,0 +1,33 @@
+"""Telling that a paper in a new version of a file is a paper that file held before.
+
+A paper without an arXiv ID is keyed by a hash of its most stable text. An edit to that
+very text (a reworded quote or abstract) changes the key; the paper is still the one the
+file held before when most of its sentences are unchanged. Only papers the same file
+held, and that no paper of the new version already claimed, are compared, so two
+different papers are never merged on a shared sentence.
+"""
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+_SENTENCE_END = re.compile(r"[.!?。！？；;\n]+(?:\s+|$)|[。！？；]")
+_NOT_WORD = re.compile(r"[\W_]+")
+_SHORTEST = 8  # shorter pieces ("Table 3.") say nothing about which paper this is
+
+
+def sentences(texts: Iterable[str | None]) -> frozenset[str]:
+    """The fingerprints (letters and digits, case folded) of the sentences of `texts`."""
+    found: set[str] = set()
+    for text in texts:
+        for piece in _SENTENCE_END.split(text or ""):
+            mark = _NOT_WORD.sub("", unicodedata.normalize("NFKC", piece)).casefold()
+            if len(mark) >= _SHORTEST:
+                found.add(mark)
+    return frozenset(found)
+
+
+def same_paper(old: frozenset[str], new: frozenset[str]) -> bool:
+    """At least half of the shorter side's sentences are in both."""
+    shared = len(old & new)
+    return shared > 0 and 2 * shared >= min(len(old), len(new))

@@ -1,0 +1,28 @@
+"""The `/reingest` report: files that are no digests and parts left out are named, and
+neither reads as a failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.replies import ingest_done
+from bot.text_view import as_text
+from jobs import selection
+from jobs.ingest import IngestReport
+
+
+def test_skipped_files_and_warnings_are_reported_without_failing() -> None:
+    report = IngestReport(run_id=7)
+    report.documents["new"] = 3
+    report.skip(Path("digests/README.md"), selection.NOT_A_DIGEST_NAME)
+    report.skip(Path("digests/logo.png"), selection.BINARY)
+    report.warnings.append({"path": "digests/day.txt", "warning": "line 35: claim 5 …"})
+
+    text = as_text(ingest_done(report).as_payload())
+
+    assert "3 new, 0 changed, 0 unchanged, 0 failed files" in text
+    assert "1 parts left out of loaded files, first `digests/day.txt`: line 35: claim 5 …" in text
+    assert (
+        "Skipped, not digests: `digests/README.md`: not a digest (README, .md and .json files "
+        "are never read) (and 1 more)." in text
+    )

@@ -1,0 +1,199 @@
+"""A paper keeps its identity through routine edits of its file: one row, updated in place."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from jobs.ingest import ingest
+from jobs.parser import decode_digest, parse_digest
+from storage import db
+from storage.models import Claim, Document, Paper, PaperDocument
+from tests.digests import SEEDS, Entry, huggingface_digest, write
+
+DEEP_READS = "004_ee791cd1952f5dee.txt"
+SPLIT_AT = "非实时。 从审稿角度看"
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return db.session_factory(engine)
+
+
+@pytest.fixture
+def seeds(tmp_path: Path) -> Path:
+    folder = tmp_path / "digests"
+    shutil.copytree(SEEDS, folder)
+    return folder
+
+
+async def papers_by_key(sessions: async_sessionmaker[AsyncSession]) -> dict[str, int]:
+    async with sessions() as session:
+        return dict((await session.execute(select(Paper.key, Paper.id))).all())
+
+
+async def review_claims(sessions: async_sessionmaker[AsyncSession]) -> int:
+    async with sessions() as session:
+        query = select(func.count()).select_from(Claim).where(Claim.source == "review")
+        return (await session.execute(query)).scalar_one()
+
+
+async def paper_named(sessions: async_sessionmaker[AsyncSession], name: str) -> Paper:
+    async with sessions() as session:
+        return (await session.execute(select(Paper).where(Paper.name == name))).scalar_one()
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+async def ingest_edited(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, old: str, new: str
+) -> dict[str, int]:
+    """Ingest the seeds, edit the deep-read file, ingest again: the papers updated in place."""
+    await ingest(sessions, [seeds])
+    before = await papers_by_key(sessions)
+    edit(seeds / DEEP_READS, old, new)
+    report = await ingest(sessions, [seeds])
+    assert report.documents == {"new": 0, "changed": 1, "unchanged": 2, "failed": 0}
+    assert report.papers["new"] == 0
+    assert sorted((await papers_by_key(sessions)).values()) == sorted(before.values())
+    assert await review_claims(sessions) == 133
+    return report.papers
+
+
+async def test_a_split_limitations_paragraph_moves_nothing_into_the_next_paper(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    papers = await ingest_edited(sessions, seeds, SPLIT_AT, "非实时。\n\n 从审稿角度看")
+
+    assert papers == {"new": 0, "updated": 1}  # ENEAS: its limitations are now two paragraphs
+    eneas = await paper_named(sessions, "ENEAS")
+    skills = await paper_named(sessions, "EmbodiedSkills")
+    assert eneas.limitations is not None and "从审稿角度看" in eneas.limitations
+    assert eneas.follow_ups is not None and eneas.follow_ups.startswith("论文给出的未来方向")
+    assert skills.positioning is not None and skills.positioning.startswith("本文的定位不是")
+    async with sessions() as session:
+        holders = await session.execute(
+            select(func.count(func.distinct(Claim.paper_id))).where(
+                Claim.quote_en.contains("86.20%")
+            )
+        )
+    assert holders.scalar_one() == 1  # `/claims 86.20%` lists each hit once
+
+
+async def test_a_space_in_the_positioning_or_the_first_quote_keeps_the_paper(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest_edited(sessions, seeds, "本文提出 ENEAS（", "本文提出  ENEAS （")
+    edit(seeds / DEEP_READS, "As detailed in Table 1 ,", "As detailed in Table 1,")
+    report = await ingest(sessions, [seeds])
+    assert report.papers["new"] == 0
+    assert len(await papers_by_key(sessions)) == 36
+
+
+async def test_a_reworded_sentence_keeps_the_paper(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    # The old key's text (the positioning) and the new key's (the first quote) both reworded.
+    await ingest_edited(
+        sessions, seeds, "一个统一的文本可提示分割方法", "一种统一的、可用文本提示的分割方法"
+    )
+    edit(seeds / DEEP_READS, "As detailed in Table 1 ,", "As Table 1 details,")
+    edit(seeds / DEEP_READS, "To overcome this bottleneck,", "To remove this bottleneck,")
+    report = await ingest(sessions, [seeds])
+    assert report.papers == {"new": 0, "updated": 2}
+    assert len(await papers_by_key(sessions)) == 36
+    assert await review_claims(sessions) == 133
+    eneas = await paper_named(sessions, "ENEAS")
+    async with sessions() as session:
+        first = await session.execute(
+            select(Claim.quote_en).where(Claim.paper_id == eneas.id, Claim.number == 1)
+        )
+    assert first.scalar_one().startswith("As Table 1 details,")
+
+
+async def test_another_file_name_or_a_second_file_keeps_one_row_per_paper(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await papers_by_key(sessions)
+
+    (seeds / DEEP_READS).rename(seeds / "2026-09-09-redelivered.txt")
+    shutil.copy(seeds / "2026-09-09-redelivered.txt", seeds / "copy.txt")
+    (seeds / "copy.txt").write_text(
+        (seeds / "copy.txt")
+        .read_text(encoding="utf-8")
+        .replace(SPLIT_AT, "非实时。\n\n从审稿角度看"),
+        encoding="utf-8",
+    )
+    report = await ingest(sessions, [seeds])
+
+    assert report.documents["new"] == 2
+    assert report.papers["new"] == 0
+    assert await papers_by_key(sessions) == before
+    assert await review_claims(sessions) == 133
+    eneas = await paper_named(sessions, "ENEAS")
+    async with sessions() as session:
+        sources = await session.execute(
+            select(func.count())
+            .select_from(PaperDocument)
+            .where(PaperDocument.paper_id == eneas.id)
+        )
+    assert sources.scalar_one() == 3  # the old name, the new one, the copy
+
+
+async def test_a_store_keyed_by_the_first_parser_is_mapped_onto_the_new_keys(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await papers_by_key(sessions)
+    legacy = {
+        paper.key: paper.aliases[-1]
+        for path in SEEDS.glob("*.txt")
+        for paper in parse_digest(decode_digest(path.read_bytes())).papers
+        if paper.arxiv_id is None
+    }
+    async with sessions.begin() as session:  # the store as the first parser version left it
+        for key, old in legacy.items():
+            await session.execute(update(Paper).where(Paper.key == key).values(key=old))
+        await session.execute(update(Document).values(parser_version="1"))
+
+    report = await ingest(sessions, [seeds])  # a new parser version re-reads every file once
+
+    assert report.documents["changed"] == 3
+    assert report.papers["new"] == 0
+    assert await papers_by_key(sessions) == before
+    again = await ingest(sessions, [seeds])
+    assert again.documents["unchanged"] == 3
+
+
+async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_listing(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    entries = [
+        Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall by 4%."),
+        Entry("2610.00002", "Beta", abstract="We introduce Beta. It halves the latency."),
+    ]
+    listing = huggingface_digest("2026-10-04", entries)
+    without_ids = "\n".join(
+        line for line in listing.split("\n") if not line.startswith(("PDF URL", "Arxiv", "Cool"))
+    )
+    write(tmp_path / "early.txt", without_ids)
+    await ingest(sessions, [tmp_path / "early.txt"])
+    before = await papers_by_key(sessions)
+    assert len(before) == 2 and all(key.startswith("text:") for key in before)
+
+    write(tmp_path / "late.txt", listing)
+    report = await ingest(sessions, [tmp_path / "late.txt"])
+
+    assert report.papers == {"new": 0, "updated": 2}
+    after = await papers_by_key(sessions)
+    assert sorted(after) == ["arxiv:2610.00001", "arxiv:2610.00002"]
+    assert sorted(after.values()) == sorted(before.values())  # the same rows, re-keyed

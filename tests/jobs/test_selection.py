@@ -1,0 +1,163 @@
+"""Only digests are digests: anything else in the folder is skipped with its reason, and
+bad digests fail with one line each, losing nothing stored before."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from jobs import selection
+from jobs.ingest import ingest
+from storage import db
+from storage.models import Claim, IngestRun, Paper
+from storage.status import store_status
+from tests.digests import SEEDS, write
+
+DEEP_READS = "004_ee791cd1952f5dee.txt"
+QUOTE_OF_CLAIM_5 = (SEEDS / DEEP_READS).read_text(encoding="utf-8").split("\n")[36]
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return db.session_factory(engine)
+
+
+@pytest.fixture
+def seeds(tmp_path: Path) -> Path:
+    folder = tmp_path / "digests"
+    shutil.copytree(SEEDS, folder)
+    return folder
+
+
+async def counts(sessions: async_sessionmaker[AsyncSession]) -> tuple[int, int]:
+    async with sessions() as session:
+        papers = (await session.execute(select(func.count()).select_from(Paper))).scalar_one()
+        claims = await session.execute(
+            select(func.count()).select_from(Claim).where(Claim.source == "review")
+        )
+        return papers, claims.scalar_one()
+
+
+async def last_run_status(sessions: async_sessionmaker[AsyncSession]) -> str:
+    async with sessions() as session:
+        runs = await session.execute(select(IngestRun.status).order_by(IngestRun.id.desc()))
+        return runs.scalars().first() or ""
+
+
+async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, tmp_path: Path
+) -> None:
+    write(seeds / "README.md", "# Digests\n\nDrop the daily files here.\n")
+    write(seeds / "README", "2026-09-09 is when this folder started.\n")
+    write(seeds / "export.json", '{"papers": []}\n')
+    write(seeds / "notes.txt", "Notes of the reading group.\n")
+    write(seeds / "empty.txt", "")
+    (seeds / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
+    # A link out of the folder is never read, even to a sound digest; one inside is.
+    outside = shutil.copy(SEEDS / DEEP_READS, tmp_path / "elsewhere.txt")
+    (seeds / "secrets.txt").symlink_to(outside)
+    (seeds / "environ.txt").symlink_to("/proc/self/environ")
+    (seeds / "today.txt").symlink_to(seeds / DEEP_READS)
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == []
+    # The link inside the folder is read: the file it names is stored once, by its real path.
+    assert report.documents == {"new": 3, "changed": 0, "unchanged": 1, "failed": 0}
+    assert {(Path(s["path"]).name, s["reason"]) for s in report.skipped} == {
+        ("README.md", selection.NOT_A_DIGEST_NAME),
+        ("README", selection.NOT_A_DIGEST_NAME),
+        ("export.json", selection.NOT_A_DIGEST_NAME),
+        ("notes.txt", selection.UNKNOWN_START),
+        ("empty.txt", selection.EMPTY),
+        ("logo.png", selection.BINARY),
+        ("secrets.txt", selection.OUTSIDE_THE_FOLDER),
+        ("environ.txt", selection.OUTSIDE_THE_FOLDER),
+    }
+    assert await last_run_status(sessions) == "ok"  # what /reingest and the scan report
+    assert await counts(sessions) == (36, 133)
+    again = await ingest(sessions, [seeds])
+    assert again.errors == [] and len(again.skipped) == 8
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (
+            "2026-09-09\n\n本文提出 X。\n".encode("gbk"),
+            "line 3: file is not valid UTF-8 (byte 0xb1 at offset 12); "
+            "it reads as GBK: save it as UTF-8",
+        ),
+        (b"2026-02-30\n\nx\n", "line 1: '2026-02-30' is not a valid date"),
+        (b"2026/9/9\n\nx\n", "line 1: '2026/9/9' is not a date in YYYY-MM-DD form"),
+    ],
+    ids=["GBK", "no such date", "not YYYY-MM-DD"],
+)
+async def test_a_bad_digest_fails_with_one_line_and_loses_nothing(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, content: bytes, error: str
+) -> None:
+    await ingest(sessions, [seeds])
+    (seeds / DEEP_READS).write_bytes(content)
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == [{"path": str(seeds / DEEP_READS), "error": error}]
+    assert "\n" not in error
+    assert await counts(sessions) == (36, 133)
+
+
+async def test_an_emptied_file_is_skipped_and_keeps_its_papers(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    (seeds / DEEP_READS).write_bytes(b"")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == []
+    assert report.skipped == [{"path": str(seeds / DEEP_READS), "reason": selection.EMPTY}]
+    assert await counts(sessions) == (36, 133)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "warning", "claims"),
+    [
+        ("5. 阈值敏感性", "5、阈值敏感性",
+         "line 35: claim 5 should start '5. ', found '5、'; read as claim 5", 133),
+        ("\n   Aggressive / Fast |", "\nAggressive / Fast |",
+         "line 37: the quote of claim 5 should be indented by 3+ spaces; read as its quote", 133),
+        (QUOTE_OF_CLAIM_5 + "\n\n", "",
+         "line 35: claim 5 has no English quote: expected an indented paragraph (3+ spaces) "
+         "after it; the claim is left out", 132),
+        ("Novelty：新颖性中等偏低", "新颖性：新颖性中等偏低",
+         "line 67: the review should start with 'Novelty：', found '新颖性：'; read as the review",
+         133),
+    ],
+    ids=["5、", "quote not indented", "no quote", "新颖性："],
+)  # fmt: skip
+async def test_one_bad_claim_loads_the_rest_with_a_warning_on_its_line(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, old: str, new: str, warning: str,
+    claims: int,
+) -> None:  # fmt: skip
+    path = seeds / DEEP_READS
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == []
+    assert report.warnings == [{"path": str(path), "warning": warning}]
+    assert await counts(sessions) == (36, claims)  # all eight papers of the file loaded
+    async with sessions() as session:
+        shown = await store_status(session)
+    assert shown.warnings == [{"path": str(path.resolve()), "warning": warning}]
+    fixed = path.write_text(text, encoding="utf-8")
+    assert fixed and (await ingest(sessions, [seeds])).warnings == []
+    async with sessions() as session:
+        assert (await store_status(session)).warnings == []
+    assert await counts(sessions) == (36, 133)

@@ -1,0 +1,109 @@
+"""Deep-read boundaries come from the structure, not from blank lines: extra blank lines,
+leading spaces and split paragraphs never change which papers a file holds, their keys,
+their claims, or which paper a paragraph belongs to."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobs.parser import KIND_DEEP_READ, ParsedDigest, ParsedPaper, parse_digest
+from tests.parser.summary import seed_files
+
+DEEP_READ_SEEDS = [
+    text
+    for seed in seed_files()
+    if not (text := seed.read_text(encoding="utf-8")).startswith("HuggingFace")
+]
+_PROSE_SECTIONS = (
+    "positioning", "background", "mechanism", "experiments", "limitations", "follow_ups",
+)  # fmt: skip
+_SENTENCE_END = re.compile(r"(?<=[。；])")
+_CHINESE_PROSE = re.compile(r"[\u4e00-\u9fff]")
+_NUMBERED = re.compile(r"[0-9]{1,3}[.．]\s")
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(["blank lines", "leading spaces", "split"]),
+        st.integers(min_value=0),
+        st.integers(min_value=1, max_value=6),
+    ),
+    max_size=12,
+)
+
+
+def papers(text: str) -> dict[str, ParsedPaper]:
+    digest: ParsedDigest = parse_digest(text)
+    return {paper.key: paper for paper in digest.papers}
+
+
+def text_of(paper: ParsedPaper) -> str:
+    """Every prose section of a deep read in order, blank lines and spaces ignored."""
+    joined = "".join(getattr(paper, name) or "" for name in _PROSE_SECTIONS)
+    return "".join(joined.split())
+
+
+def is_prose(line: str) -> bool:
+    """A Chinese paragraph of a deep read: not a claim, a quote, the review or the note."""
+    return (
+        bool(_CHINESE_PROSE.search(line))
+        and not line.startswith((" ", "Novelty", "仅依据摘要"))
+        and not _NUMBERED.match(line)
+    )
+
+
+def edited(text: str, edits: list[tuple[str, int, int]]) -> str:
+    lines = text.split("\n")
+    for operation, where, size in edits:
+        index = where % len(lines)
+        line = lines[index]
+        if operation == "blank lines":
+            lines[index:index] = [""] * size
+        elif operation == "leading spaces" and line.strip() and not line.startswith(" "):
+            lines[index] = " " * size + line  # a claim, a paragraph or the review, not a quote
+        elif operation == "split" and is_prose(line):
+            pieces = [piece for piece in _SENTENCE_END.split(line) if piece]
+            if len(pieces) > 1:
+                cut = 1 + where % (len(pieces) - 1)
+                # The second half keeps a space at times, as a hand-split paragraph does.
+                gap = "\n\n" + " " * (size % 2)
+                lines[index] = "".join(pieces[:cut]) + gap + "".join(pieces[cut:])
+    return "\n".join(lines)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(range(len(DEEP_READ_SEEDS))), EDITS)
+def test_blank_lines_spaces_and_split_paragraphs_change_no_paper(
+    seed: int, edits: list[tuple[str, int, int]]
+) -> None:
+    original = papers(DEEP_READ_SEEDS[seed])
+    changed = papers(edited(DEEP_READ_SEEDS[seed], edits))
+
+    assert changed.keys() == original.keys()
+    for key, paper in original.items():
+        assert changed[key].kind == paper.kind
+        assert changed[key].claims == paper.claims
+        if paper.kind == KIND_DEEP_READ:
+            assert text_of(changed[key]) == text_of(paper), paper.name
+        else:
+            assert changed[key].abstract_en == paper.abstract_en
+
+
+def test_a_split_limitations_paragraph_stays_with_its_paper() -> None:
+    text = next(t for t in DEEP_READ_SEEDS if "非实时。 从审稿角度看" in t)
+    split = papers(text.replace("非实时。 从审稿角度看", "非实时。\n\n 从审稿角度看"))
+    by_name = {paper.name: paper for paper in split.values()}
+
+    assert len(split) == len(papers(text))
+    assert "从审稿角度看" in (by_name["ENEAS"].limitations or "")
+    assert (by_name["ENEAS"].follow_ups or "").startswith("论文给出的未来方向")
+    assert (by_name["EmbodiedSkills"].positioning or "").startswith("本文的定位不是")
+
+
+def test_a_split_tail_at_the_end_of_the_file_is_the_last_paper_s() -> None:
+    text = (
+        "2026-01-01\n\n本文提出 FooNet。\n\n1. 声明一。\n\n   The quote.\n\n"
+        "Novelty：新。 Soundness：稳。 Significance：大。\n\n局限。\n\n跟进。\n\n多出来的一段。\n"
+    )
+    (paper,) = papers(text).values()
+    assert (paper.limitations, paper.follow_ups) == ("局限。", "跟进。\n\n多出来的一段。")
