@@ -233,7 +233,14 @@ async def test_both_stores_find_the_same_hits(
                     if not page.has_next:
                         break
                     page_number += 1
-                papers = {p.key for p in (await lookup_paper(session, query, limit=50)).papers}
+                papers = set()
+                page_number = 1
+                while True:
+                    matches = await lookup_paper(session, query, page=page_number)
+                    papers |= {p.key for p in matches.papers}
+                    if not matches.has_next:
+                        break
+                    page_number += 1
                 found[query] = (claims, papers)
         results.append(found)
     for query in QUERIES:
