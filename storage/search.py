@@ -253,7 +253,7 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
             )
     ids = ranked.ids
     hits = await _hits(session, ids[:PAGE_SIZE], query)
-    total = max(ranked.total, offset + len(ids[:PAGE_SIZE]))
+    total = max(ranked.total, offset + len(hits)) if hits else ranked.total
     return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
 
 

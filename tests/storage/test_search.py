@@ -9,6 +9,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import db, dialect
+from storage import search as search_module
 from storage.search import (
     PAGE_SIZE,
     ClaimHit,
@@ -255,3 +256,54 @@ async def test_a_wide_date_range_finds_what_a_narrow_one_finds(
     wide = await search_claims(seeded, "AUROC until:2026-09-30")
     assert narrow.hits
     assert {h.claim_id for h in wide.hits} == {h.claim_id for h in narrow.hits}
+
+
+async def test_paper_finds_a_paper_through_its_claims(seeded: AsyncSession) -> None:
+    found = await lookup_paper(seeded, "WanPE-397B")  # in eight of WanPE's claims only
+    assert found.one is not None and found.one.name == "WanPE"
+    assert found.via_claims == {found.one.id}
+
+
+async def test_papers_matching_in_their_own_text_come_before_those_found_by_claims(
+    seeded: AsyncSession,
+) -> None:
+    ranked = []
+    for page in (1, 2, 3):
+        ranked += (await lookup_paper(seeded, "benchmark", page=page)).papers
+    found = await lookup_paper(seeded, "benchmark")
+    via = [ref.id in found.via_claims for ref in ranked]
+    assert any(via) and not all(via)
+    assert via == sorted(via)  # never a paper of its own text after one found by claims
+
+
+async def test_paper_lists_give_their_true_total_and_every_page(seeded: AsyncSession) -> None:
+    first = await lookup_paper(seeded, "agent")
+    assert (first.total, len(first.papers), first.has_next, first.capped) == (12, 10, True, False)
+    second = await lookup_paper(seeded, "agent", page=2)
+    assert (second.total, len(second.papers), second.has_next) == (12, 2, False)
+    assert len({p.id for p in first.papers + second.papers}) == 12
+
+
+async def test_claim_pages_give_their_total(seeded: AsyncSession) -> None:
+    page, seen = 1, 0
+    while True:
+        found = await search_claims(seeded, "模型", page=page)
+        seen += len(found.hits)
+        if not found.has_next:
+            break
+        page += 1
+    assert page > 1
+    assert found.total == seen and not found.capped
+    assert (await search_claims(seeded, "模型", page=page + 3)).total == seen
+    alone = await search_claims(seeded, "paper:GAPO")
+    assert alone.total == 10 and len(alone.hits) == 10 and not alone.has_next
+
+
+async def test_totals_stop_at_the_ranking_window(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_module, "RANK_WINDOW", 5)
+    claims = await search_claims(seeded, "模型")
+    assert (claims.total, claims.capped, claims.has_next) == (5, True, False)
+    papers = await lookup_paper(seeded, "agent")
+    assert (papers.total, papers.capped) == (5, True)
