@@ -56,11 +56,12 @@ class Vocabulary:
     counts: dict[str, int]  # normalised word -> papers or claims holding it
     display: dict[str, str]  # normalised word -> how to show it (`gapo` -> `GAPO`)
     names: frozenset[str]  # words of paper names
-    # The words by (length, first letter) and by (length, second letter): a typed word is
-    # compared only with words of about its length that share its first letter, or whose
-    # first or second letter is one of its first two (a mistake in the first letter).
+    # A typed word is compared only with the words of about its length that begin with
+    # its first letter; a mistake in the first letter itself (one edit) is looked up
+    # instead: the words by all but their first letter (`by_tail`) catch a wrong or
+    # missing first letter, the word itself an extra one or the first two swapped.
     by_first: dict[tuple[int, str], list[str]] = field(default_factory=dict)
-    by_second: dict[tuple[int, str], list[str]] = field(default_factory=dict)
+    by_tail: dict[str, list[str]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -71,17 +72,17 @@ class Vocabulary:
         edits = _max_edits(word)
         found: dict[str, int] = {}
         for length in range(max(len(word) - edits, MIN_WORD), len(word) + edits + 1):
-            for index in (self.by_first, self.by_second):
-                for letter in dict.fromkeys(word[:2]):
-                    bucket = index.get((length, letter))
-                    if not bucket:
-                        continue
-                    found |= {
-                        choice: int(distance)
-                        for choice, distance, _ in process.extract(
-                            word, bucket, scorer=OSA.distance, score_cutoff=edits, limit=None
-                        )
-                    }
+            bucket = self.by_first.get((length, word[0]))
+            if bucket:
+                found |= {
+                    choice: int(distance)
+                    for choice, distance, _ in process.extract(
+                        word, bucket, scorer=OSA.distance, score_cutoff=edits, limit=None
+                    )
+                }
+        first_letter = [*self.by_tail.get(word[1:], ()), *self.by_tail.get(word, ())]
+        first_letter += [w for w in (word[1:], word[1] + word[0] + word[2:]) if w in self.counts]
+        found |= {choice: 1 for choice in first_letter if choice[0] != word[0]}
         found.pop(word, None)
         if not found:
             return []
@@ -181,16 +182,16 @@ def build_vocabulary(
             counts[word] += holding
     kept = dict(counts.most_common(MAX_VOCABULARY))
     by_first: dict[tuple[int, str], list[str]] = {}
-    by_second: dict[tuple[int, str], list[str]] = {}
+    by_tail: dict[str, list[str]] = {}
     for word in kept:
         by_first.setdefault((len(word), word[0]), []).append(word)
-        by_second.setdefault((len(word), word[1]), []).append(word)
+        by_tail.setdefault(word[1:], []).append(word)
     return Vocabulary(
         kept,
         {w: s for w, s in display.items() if w in kept},
         frozenset(names & kept.keys()),
         by_first,
-        by_second,
+        by_tail,
     )
 
 

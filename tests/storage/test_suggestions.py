@@ -97,3 +97,10 @@ def test_the_vocabulary_keeps_the_most_common_words_within_its_bound(
     )
     assert set(vocabulary.counts) == {"latency", "policy"}
     assert sum(len(words) for words in vocabulary.by_first.values()) == 2
+    assert sum(len(words) for words in vocabulary.by_tail.values()) == 2
+
+
+@pytest.mark.parametrize("typed", ["xatency", "atency", "alatency", "altency", "latnecy", "latncy"])
+def test_a_mistake_anywhere_in_the_word_is_found(typed: str) -> None:
+    vocabulary = build_vocabulary([], [("latency", 50), ("lately", 1), ("patent", 9)])
+    assert vocabulary.corrections(typed) == ["latency"]
