@@ -42,6 +42,9 @@ MAX_SUGGESTIONS = 3
 RARE_WORD = 2
 MORE_COMMON = 10
 REFRESH_SECONDS = 60.0  # how often a search that needs the vocabulary checks for changes
+# How long a search waits for the first vocabulary (read at start) before going without
+# suggestions: a small store's is ready in well under this; a large one's takes seconds.
+FIRST_LOAD_WAIT = 2.0
 
 _TYPED = re.compile(r"[^\W_]+")  # what the search tokenizer reads as a word (no CJK split)
 _LATIN = re.compile(r"[a-z][a-z0-9]*")  # a word the vocabulary holds, once normalised
@@ -224,20 +227,28 @@ class Suggester:
         self._loading: asyncio.Task[None] | None = None
 
     async def vocabulary(self, sessions: Sessions) -> Vocabulary | None:
-        """The vocabulary, waiting for the first load; None if the store cannot give one."""
+        """The vocabulary, waiting a little for the first load; None while there is none
+        (still loading, or the store cannot give one)."""
         if self._vocabulary is None:
-            await self.refresh(sessions)
+            loading = self._start(sessions)
+            try:
+                await asyncio.wait_for(asyncio.shield(loading), FIRST_LOAD_WAIT)
+            except TimeoutError:  # the load goes on; later searches will have it
+                return None
         elif time.monotonic() - self._checked > REFRESH_SECONDS:
             self._checked = time.monotonic()
-            if await _state(sessions) != self._state and self._loading is None:
-                self._loading = asyncio.create_task(self._load(sessions), name="vocabulary")
+            if await _state(sessions) != self._state:
+                self._start(sessions)
         return self._vocabulary
 
     async def refresh(self, sessions: Sessions) -> None:
         """Load the vocabulary now (one load at a time, shared by whoever waits)."""
+        await asyncio.shield(self._start(sessions))
+
+    def _start(self, sessions: Sessions) -> asyncio.Task[None]:
         if self._loading is None:
             self._loading = asyncio.create_task(self._load(sessions), name="vocabulary")
-        await asyncio.shield(self._loading)
+        return self._loading
 
     async def _load(self, sessions: Sessions) -> None:
         try:

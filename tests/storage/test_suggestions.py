@@ -3,15 +3,18 @@ it gives, bounded whatever is typed."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
+from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import suggestions
+from storage import db, suggestions
 from storage.search import filter_spans
 from storage.suggestions import (
     MAX_CORRECTED_WORDS,
+    Suggester,
     Vocabulary,
     build_vocabulary,
     load_vocabulary,
@@ -104,3 +107,19 @@ def test_the_vocabulary_keeps_the_most_common_words_within_its_bound(
 def test_a_mistake_anywhere_in_the_word_is_found(typed: str) -> None:
     vocabulary = build_vocabulary([], [("latency", 50), ("lately", 1), ("patent", 9)])
     assert vocabulary.corrections(typed) == ["latency"]
+
+
+async def test_searches_do_not_wait_long_for_the_first_vocabulary(
+    seeded_url: URL, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suggestions, "FIRST_LOAD_WAIT", 0.0)
+    suggester = Suggester()
+    async with db.open_engine(seeded_url) as engine:
+        sessions = db.session_factory(engine)
+        assert await suggester.vocabulary(sessions) is None  # still loading: no suggestion
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            found = await suggester.vocabulary(sessions)
+            if found is not None:
+                break
+        assert found is not None and "gapo" in found.names
