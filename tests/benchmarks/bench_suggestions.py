@@ -28,7 +28,9 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from bot import replies
-from storage import db
+from storage import db, dialect
+from storage.search import lookup_paper
+from storage.search_text import parse_query
 from storage.suggestions import (
     MAX_VOCABULARY,
     Suggester,
@@ -145,6 +147,21 @@ async def run(url: str, papers: int) -> list[str]:
         sample = [text for kind, text in queries.claims if kind.startswith("common")][:10]
         found = [await timed(replies.claims(sessions, text, 1, suggester)) for text in sample]
         lines.append(row("whole reply: common words, nothing to correct (/claims)", found))
+        # What finding papers through their claims and counting them all adds to /paper.
+        words = [text for kind, text in queries.paper if kind in ("words", "title_words")]
+        async with sessions() as session:
+            own = [
+                await timed(dialect.match_papers(session, parse_query(t), limit=10, window=1000))
+                for t in words
+            ]
+            through = [
+                await timed(dialect.papers_by_claims(session, parse_query(t), window=1000))
+                for t in words
+            ]
+            whole_paper = [await timed(lookup_paper(session, t)) for t in words]
+        lines.append(row("/paper words: own text, first 10 (as before)", own))
+        lines.append(row("/paper words: papers through their claims", through))
+        lines.append(row("/paper words: the whole lookup, counted and paged", whole_paper))
     lines += [
         "",
         f"Vocabulary: {len(vocabulary):,} words, read and built in {built:.1f} s "
