@@ -368,7 +368,11 @@ async def claim_terms(session: AsyncSession, *, newest: int) -> list[tuple[str, 
                 "USING fts5vocab(main, claims_fts, 'row')"
             )
         )
-        sql = "SELECT term, doc FROM temp.claims_terms WHERE term GLOB '[a-z][a-z0-9]*'"
+        # The range lets FTS5 skip the numbers and Chinese pieces instead of reading them.
+        sql = (
+            "SELECT term, doc FROM temp.claims_terms"
+            " WHERE term >= 'a' AND term < '{' AND term GLOB '[a-z][a-z0-9]*'"
+        )
         rows = await session.execute(text(sql))
     else:
         newest_claims = (
