@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import statistics
@@ -162,10 +163,12 @@ async def run(url: str, papers: int) -> list[str]:
         lines.append(row("/paper words: own text, first 10 (as before)", own))
         lines.append(row("/paper words: papers through their claims", through))
         lines.append(row("/paper words: the whole lookup, counted and paged", whole_paper))
+    load = os.getloadavg()[0]
     lines += [
         "",
         f"Vocabulary: {len(vocabulary):,} words, read and built in {built:.1f} s "
-        f"(at start and after an ingest, in the background).",
+        f"(at start and after an ingest, in the background). Load average at the end: "
+        f"{load:.1f} on {os.cpu_count()} cores (other work shared the machine when above it).",
     ]
     return lines
 
