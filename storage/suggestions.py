@@ -29,7 +29,7 @@ from storage.search_text import normalise
 
 log = logging.getLogger(__name__)
 
-MAX_VOCABULARY = 300_000  # words kept, the most frequent; ~30 MB in memory
+MAX_VOCABULARY = 300_000  # words kept, the most frequent; ~70 MB in memory when full
 CLAIMS_READ = 300_000  # PostgreSQL: the newest claims whose words are read (see dialect)
 PAPERS_READ = 200_000  # the newest papers whose names and titles are read
 MIN_WORD, MAX_WORD = 3, 30  # shorter words are too ambiguous to correct, longer ones rare
