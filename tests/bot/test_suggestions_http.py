@@ -7,11 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import URL
 
 from bot.text_view import as_text
-from tests.bot.conftest import Bot, buttons
+from jobs.ingest import ingest
+from storage import db
+from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy
 from tests.bot.limits import limit_violations
 from tests.cli.helpers import paperbot
+from tests.digests import Entry, huggingface_digest, write
 
 
 async def test_a_mistyped_name_with_one_correction_shows_its_card(bot: Bot) -> None:
@@ -104,3 +108,23 @@ def test_ask_shows_the_suggestion_as_text(tmp_path: Path) -> None:
     result = paperbot("ask", "/claims modle", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Did you mean *model* or *mode*?\n\n[model] [mode]" in result.stdout
+
+
+async def test_a_search_finding_little_through_a_rare_typo_offers_the_common_word(
+    start_bot: StartBot, database_url: URL, tmp_path: Path
+) -> None:
+    abstract = "We study a compact modle. It improves accuracy by 3.2% over the modle baseline."
+    entry = Entry("2610.77777", "A Compact Study", abstract=abstract)
+    path = write(tmp_path / "typo.txt", huggingface_digest("2026-10-06", [entry]))
+    url = await seeded_copy(database_url)
+    async with db.open_engine(url) as engine:
+        await ingest(db.session_factory(engine), [path])
+    bot = await start_bot(url)
+
+    _, reply = await bot.command("/claims modle")
+    text = as_text(reply)
+    assert text.startswith("1 claim matches “modle” · 1–1")  # the digest's own typo
+    assert "Did you mean *model*?" in text
+    assert await bot.click(buttons(reply)["model"]) == 200
+    (ran,) = await bot.responses(1)
+    assert as_text(ran).startswith("25 claims match “model”")
