@@ -431,7 +431,8 @@ HELP = {
         "• `/paper 2609.35259` or an arxiv.org / papers.cool link\n"
         "• `/paper GAPO`: a method or system name from a deep read\n"
         "• `/paper streaming video memory`: words from the title, abstract or review\n"
-        "One match shows its card; several show a list to open.\n"
+        "One match shows its card; several show a list to open, 10 a page. A mistyped "
+        "word gets *Did you mean* from the store's own words.\n"
         "• `/paper subscribe AUROC`: a message each day with new papers that match "
         "(`/paper subscriptions` lists and removes them)"
     ),
