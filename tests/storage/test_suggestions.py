@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from jobs.ingest import ingest
 from storage import db, suggestions
 from storage.search import filter_spans
 from storage.suggestions import (
@@ -19,6 +21,7 @@ from storage.suggestions import (
     build_vocabulary,
     load_vocabulary,
 )
+from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
 @pytest.fixture
@@ -123,3 +126,30 @@ async def test_searches_do_not_wait_long_for_the_first_vocabulary(
             if found is not None:
                 break
         assert found is not None and "gapo" in found.names
+
+
+async def test_the_vocabulary_is_rebuilt_after_an_ingest(
+    database_url: URL, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suggestions, "REFRESH_SECONDS", 0.0)
+    suggester = Suggester()
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        sessions = db.session_factory(engine)
+        await ingest(sessions, [SEEDS])
+        await suggester.refresh(sessions)
+        before = await suggester.vocabulary(sessions)
+        assert before is not None and "quokkaformer" not in before.counts
+        entry = Entry("2610.88888", "QuokkaFormer: Small Models", abstract="We add one.")
+        await ingest(
+            sessions, [write(tmp_path / "new.txt", huggingface_digest("2026-10-07", [entry]))]
+        )
+        after = before
+        for _ in range(100):  # rebuilt in the background; the old one serves meanwhile
+            found = await suggester.vocabulary(sessions)
+            assert found is not None
+            after = found
+            if "quokkaformer" in after.counts:
+                break
+            await asyncio.sleep(0.05)
+        assert after.display["quokkaformer"] == "QuokkaFormer"
