@@ -33,8 +33,10 @@ lint: install
 check: lint test
 
 # Benchmarks are not part of `make test`: they generate 100,000 papers (~700 MB) in /tmp.
+# bench_relevance scores search on a labelled question set (under a minute).
 bench: install
 	$(BIN)/python -m tests.benchmarks.bench_search --papers 10000 100000 --write
+	$(BIN)/python -m tests.benchmarks.bench_relevance --postgres --write
 
 fmt: install
 	$(BIN)/ruff format .
