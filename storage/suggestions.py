@@ -93,8 +93,10 @@ class Vocabulary:
         words = [choice for choice, distance in found.items() if distance == closest]
         if names_first and any(w in self.names for w in words):
             words = [w for w in words if w in self.names]
-        # Same length first (a swapped or wrong letter), then the more common word.
-        words.sort(key=lambda w: (len(w) != len(word), -self.counts[w], w))
+        # Two letters swapped first (the commonest slip), then a wrong letter (same
+        # length), then a missing or extra one; among those, the more common word.
+        letters = sorted(word)
+        words.sort(key=lambda w: (sorted(w) != letters, len(w) != len(word), -self.counts[w], w))
         return words[:MAX_SUGGESTIONS]
 
     def corrections(

@@ -55,6 +55,10 @@ async def test_several_close_words_are_all_offered_the_likelier_first(
     assert vocabulary.corrections("modle") == ["model", "mode"]
 
 
+async def test_two_swapped_letters_come_before_a_wrong_one(vocabulary: Vocabulary) -> None:
+    assert vocabulary.corrections("AUORC") == ["AUROC", "AUPRC"]
+
+
 async def test_known_words_and_filters_are_left_as_typed(vocabulary: Vocabulary) -> None:
     assert vocabulary.corrections("latency") == []
     text = "latncy paper:GAOP since:2026-09-01"
