@@ -17,7 +17,14 @@ from typing import Any
 
 from bot import ids
 from storage.digests import LatestPost
-from storage.search import AddressedClaim, ClaimHit, ClaimPage, PaperDetails, PaperMatches
+from storage.search import (
+    PAGE_SIZE,
+    AddressedClaim,
+    ClaimHit,
+    ClaimPage,
+    PaperDetails,
+    PaperMatches,
+)
 from storage.subscriptions import Followed, Match
 
 Block = dict[str, Any]
@@ -261,8 +268,22 @@ def search_notes(notes: Sequence[str]) -> list[Block]:
     return [context(" ".join(notes))] if notes else []
 
 
+def count_of(total: int, capped: bool, what: str) -> str:
+    """`12 papers`, `1 paper`, `1,000+ claims` (a count that stopped at its limit)."""
+    return f"{total:,}{'+' if capped else ''} {what}{'' if total == 1 and not capped else 's'}"
+
+
+def next_page_button(action_id: str, typed: str, page: int) -> Block:
+    # 300 characters fit a button's value even if every one is escaped in JSON.
+    return actions(button("Next page", action_id, {"q": typed[:300], "page": page + 1}))
+
+
 def paper_list(query: str, matches: PaperMatches) -> Message:
-    blocks: list[Block] = [section(f"Papers matching “{clip_escaped(query, 200)}”:")]
+    count = count_of(matches.total, matches.capped, "paper")
+    first = (matches.page - 1) * PAGE_SIZE + 1
+    shown = f"{first}–{first + len(matches.papers[:15]) - 1}"
+    verb = "matches" if count.startswith("1 ") else "match"
+    blocks: list[Block] = [section(f"{count} {verb} “{clip_escaped(query, 200)}” · {shown}")]
     blocks += search_notes(matches.notes)
     for ref in matches.papers[:15]:
         line = f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"
@@ -270,12 +291,16 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
             line += f"\n{clip_escaped(ref.subtitle, 200)}"
         if ref.digest_date:
             line += f"\n_{ref.digest_date.isoformat()}_"
+        if ref.id in matches.via_claims:
+            line += "\n_named in its claims_"
         blocks.append({
             "type": "section",
             "text": mrkdwn(line),
             "accessory": button("Open", ids.OPEN_PAPER, {"paper": ref.key}),
         })  # fmt: skip
-    return _finish(f"{len(matches.papers)} papers match “{query}”", blocks)
+    if matches.has_next:
+        blocks.append(next_page_button(ids.PAPER_NEXT_PAGE, query, matches.page))
+    return _finish(f"{count} {verb} “{query}”", blocks)
 
 
 def no_paper(query: str, notes: Sequence[str] = ()) -> Message:
@@ -328,18 +353,54 @@ def claim_page(typed: str, page: ClaimPage) -> Message:
             + (f" (page {page.page})." if page.page > 1 else ".")
             + "\nTry fewer words, another spelling, or drop `paper:` / `since:` / `until:`."
         ), *search_notes(page.notes)])  # fmt: skip
-    first = (page.page - 1) * 10 + 1
+    first = (page.page - 1) * PAGE_SIZE + 1
+    count = count_of(page.total, page.capped, "claim")
+    verb = "matches" if count.startswith("1 ") else "match"
     blocks: list[Block] = [context(
-        f"Claims matching “{clip_escaped(typed, 200)}” · "
-        f"{first}–{first + len(page.hits) - 1}"
+        f"{count} {verb} “{clip_escaped(typed, 200)}” · {first}–{first + len(page.hits) - 1}"
     )]  # fmt: skip
     blocks += search_notes(page.notes)
     blocks += [claim_hit(hit) for hit in page.hits]
     if page.has_next:
-        # 300 characters fit a button's value even if every one is escaped in JSON.
-        value = {"q": typed[:300], "page": page.page + 1}
-        blocks.append(actions(button("Next page", ids.NEXT_PAGE, value)))
-    return _finish(f"{len(page.hits)} claims match “{typed}”", blocks)
+        blocks.append(next_page_button(ids.NEXT_PAGE, typed, page.page))
+    return _finish(f"{count} {verb} “{typed}”", blocks)
+
+
+# --- did you mean ----------------------------------------------------------------------
+
+
+def suggestions(command: str, texts: Sequence[str]) -> list[Block]:
+    """ "Did you mean …" with a button running each corrected search (at most 300
+    characters, as typed searches are)."""
+    if not texts:
+        return []
+    options = " or ".join(f"*{clip_escaped(text, 100)}*" for text in texts)
+    buttons = [
+        button(text, ids.RUN_SUGGESTION, {"c": command, "q": text[:300]}) for text in texts[:5]
+    ]
+    return [section(f"Did you mean {options}?"), actions(*buttons)]
+
+
+def with_suggestions(message: Message, command: str, texts: Sequence[str]) -> Message:
+    """`message` with "Did you mean …" after its first line (where a long list cannot
+    push it out of Slack's limits)."""
+    if not texts:
+        return message
+    added = suggestions(command, texts)
+    blocks = [*message.blocks[:1], *added, *message.blocks[1:]]
+    said = "Did you mean " + " or ".join(f"“{text}”" for text in texts) + "?"
+    text = clip_escaped(said, 600) + " " + message.text
+    return replace(message, text=cut_mrkdwn(text, MAX_MESSAGE_TEXT), blocks=_fit(blocks))
+
+
+def corrected(message: Message, used: str, typed: str) -> Message:
+    """The results of a corrected search, saying so: nothing matched what was typed."""
+    note = (
+        f"Showing results for *{clip_escaped(used, 200)}* — "
+        f"no match for “{clip_escaped(typed, 200)}”."
+    )
+    text = cut_mrkdwn(f"Showing results for “{esc(used)}”: {message.text}", MAX_MESSAGE_TEXT)
+    return replace(message, text=text, blocks=_fit([context(note), *message.blocks]))
 
 
 def paper_claims(card: PaperDetails, hits: Iterable[ClaimHit]) -> Message:
@@ -370,7 +431,8 @@ HELP = {
         "• `/paper 2609.35259` or an arxiv.org / papers.cool link\n"
         "• `/paper GAPO`: a method or system name from a deep read\n"
         "• `/paper streaming video memory`: words from the title, abstract or review\n"
-        "One match shows its card; several show a list to open.\n"
+        "One match shows its card; several show a list to open, 10 a page. A mistyped "
+        "word gets *Did you mean* from the store's own words.\n"
         "• `/paper subscribe AUROC`: a message each day with new papers that match "
         "(`/paper subscriptions` lists and removes them)"
     ),

@@ -9,6 +9,8 @@ SHOW_CLAIMS = "paper_show_claims"
 OPEN_PAPER = "paper_open"
 SHARE_PAPER = "paper_share"
 NEXT_PAGE = "claims_next_page"
+PAPER_NEXT_PAGE = "paper_next_page"
+RUN_SUGGESTION = "search_suggestion"
 REMOVE_SUBSCRIPTION = "subscription_remove"
 
 _USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
@@ -64,3 +66,20 @@ def subscription_id(raw: object) -> int | None:
     value = _value(raw)
     sub = value.get("sub") if value else None
     return sub if isinstance(sub, int) and 0 < sub < 2**31 else None
+
+
+SEARCH_COMMANDS = ("/paper", "/claims")
+MAX_SEARCH_CHARS = 300
+
+
+def suggestion(raw: object) -> tuple[str, str] | None:
+    """The command and corrected search a Did you mean button carries, if well formed."""
+    value = _value(raw)
+    if not value:
+        return None
+    command, text = value.get("c"), value.get("q")
+    if command not in SEARCH_COMMANDS or not isinstance(text, str):
+        return None
+    if not text.strip() or len(text) > MAX_SEARCH_CHARS:
+        return None
+    return str(command), text

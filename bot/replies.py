@@ -17,13 +17,17 @@ from bot import blocks
 from bot.blocks import Message
 from bot.ids import is_channel_id, is_user_id
 from bot.settings import TIME_OF_DAY
+from bot.suggesting import better_searches
 from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
 from storage import db, subscriptions
 from storage.digests import latest_post
 from storage.search import (
+    ClaimPage,
+    PaperMatches,
     arxiv_id,
     claims_of,
+    filter_spans,
     find_by_identity,
     find_claim,
     lookup_paper,
@@ -32,6 +36,7 @@ from storage.search import (
 )
 from storage.search_text import BadQuery
 from storage.status import store_status
+from storage.suggestions import Suggester
 
 Sessions = async_sessionmaker[AsyncSession]
 
@@ -40,23 +45,53 @@ def wants_help(text: str) -> bool:
     return text.strip().lower() in ("", "help", "-h", "--help", "?")
 
 
-async def paper(sessions: Sessions, text: str) -> Message:
+async def paper(
+    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None
+) -> Message:
+    """`/paper`: a card, a page of a list, or none; when little is found and `suggester`
+    knows better words, "Did you mean …" (or, with no result and one correction, its
+    results)."""
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
         try:
-            matches = await lookup_paper(session, text)
+            matches = await lookup_paper(session, text, page=page)
+            fixes: list[str] = []
+            tried: dict[str, PaperMatches] = {}
+            if page == 1 and suggester is not None:
+
+                async def count(corrected: str) -> int:
+                    tried[corrected] = await lookup_paper(session, corrected)
+                    return tried[corrected].total
+
+                fixes = await better_searches(
+                    suggester, sessions, text, matches.total, count, names_first=True
+                )
+            if not matches.total and len(fixes) == 1:
+                found = await _paper_reply(session, fixes[0], tried[fixes[0]])
+                return blocks.corrected(found, fixes[0], text.strip())
+            reply = await _paper_reply(session, text, matches)
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
-        if not matches.papers:
-            return blocks.no_paper(text.strip(), matches.notes)
-        if matches.one is None:
-            return blocks.paper_list(text.strip(), matches)
-        details = await paper_details(session, matches.one.key)
+    return blocks.with_suggestions(reply, "/paper", fixes)
+
+
+async def _paper_reply(session: AsyncSession, text: str, matches: PaperMatches) -> Message:
+    if not matches.papers:
+        if matches.page > 1:
+            return blocks.text_reply("No more papers on that page; run the search again.")
+        return blocks.no_paper(text.strip(), matches.notes)
+    if matches.one is None:
+        return blocks.paper_list(text.strip(), matches)
+    details = await paper_details(session, matches.one.key)
     return blocks.paper_card(details) if details else blocks.no_paper(text.strip())
 
 
-async def claims(sessions: Sessions, text: str, page: int = 1) -> Message:
+async def claims(
+    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None
+) -> Message:
+    """`/claims`: one claim by its address, or a page of hits; when little is found,
+    "Did you mean …" as for `/paper`."""
     if wants_help(text):
         return blocks.help_for("/claims")
     async with sessions() as session:
@@ -65,9 +100,24 @@ async def claims(sessions: Sessions, text: str, page: int = 1) -> Message:
             if addressed is not None:
                 return blocks.addressed_claim(addressed)
             found = await search_claims(session, text, page=page)
+            fixes: list[str] = []
+            tried: dict[str, ClaimPage] = {}
+            if page == 1 and suggester is not None:
+
+                async def count(corrected: str) -> int:
+                    tried[corrected] = await search_claims(session, corrected)
+                    return tried[corrected].total
+
+                fixes = await better_searches(
+                    suggester, sessions, text, found.total, count, keep=filter_spans(text)
+                )
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
-    return blocks.claim_page(text.strip(), found)
+    if not found.total and len(fixes) == 1:
+        return blocks.corrected(
+            blocks.claim_page(fixes[0], tried[fixes[0]]), fixes[0], text.strip()
+        )
+    return blocks.with_suggestions(blocks.claim_page(text.strip(), found), "/claims", fixes)
 
 
 async def open_paper(sessions: Sessions, key: str, *, shared_by: str | None = None) -> Message:

@@ -61,7 +61,9 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
-        app[SERVICES] = Services(settings, db.session_factory(engine))
+        services = app[SERVICES] = Services(settings, db.session_factory(engine))
+        # "Did you mean" needs the store's words: read them now, not on the first typo.
+        services.spawn(services.suggester.refresh(services.sessions), "vocabulary")
         yield
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.fairness import SearchGate
 from bot.settings import Settings
 from jobs.ingest import IngestGuard
+from storage.suggestions import Suggester
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,7 @@ class Services:
     sessions: async_sessionmaker[AsyncSession]
     ingest_guard: IngestGuard = field(default_factory=IngestGuard)
     searches: SearchGate = field(default_factory=SearchGate)
+    suggester: Suggester = field(default_factory=Suggester)  # "Did you mean" words
     # `ask` and `shell`: Slack is a local stand-in, so nothing may be recorded as posted.
     offline: bool = False
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)

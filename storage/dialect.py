@@ -187,8 +187,10 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
         if bonus:
             counts.append(f"{' + '.join(bonus)} AS exact{i}")
             parts.append(f"exact{i}")
+    # `count(*) OVER ()` is the number of rows ranked (the window's matches), computed
+    # with the ranking itself: the page's total costs no second search.
     return f"""
-        SELECT id FROM (
+        SELECT id, count(*) OVER () AS total FROM (
             SELECT c.id, length(c.search_text) AS dl, {", ".join(counts)}
             FROM ({newest}) AS m JOIN claims c ON c.id = m.id
         ) AS s
@@ -209,12 +211,19 @@ def _exact_bonus(
         params[f"{name}{j}"] = f"% {word} %"
         sql.append(f"(CASE WHEN {padded} LIKE :{name}{j} THEN {weight / len(words)} ELSE 0 END)")
     return sql
+@dataclass(frozen=True)
+class Ranked:
+    """One page of ids, and how many matches the window holds in all (at most the
+    window: `total == window` means "that many or more")."""
+
+    ids: list[int]
+    total: int
 
 
 async def match_claims(
     session: AsyncSession, query: Query, where: ClaimFilter, *, limit: int, offset: int,
     window: int,
-) -> list[int]:  # fmt: skip
+) -> Ranked:  # fmt: skip
     """Ids of matching claims, best first (score, then the newer row), among the newest
     `window` matches: the database finds those in id order without looking at the rest,
     so a common word costs about what a rare one does."""
@@ -231,8 +240,12 @@ async def match_claims(
             SELECT c.id FROM claims c JOIN papers p ON p.id = c.paper_id
             WHERE c.search_fts @@ to_tsquery('simple', :match)
             {conditions} ORDER BY c.id DESC LIMIT :window"""
-    rows = await session.execute(_bind(_scored(newest, query, params), params), params)
-    return [row[0] for row in rows]
+    rows = (await session.execute(_bind(_scored(newest, query, params), params), params)).all()
+    if rows or offset == 0:
+        return Ranked([row[0] for row in rows], rows[0][1] if rows else 0)
+    # Past the last page: the total is still told.
+    counted = await session.execute(_bind(f"SELECT count(*) FROM ({newest}) AS n", params), params)
+    return Ranked([], counted.scalar_one())
 
 
 # A date range holding at most this many papers is matched by membership (exact, cheap);
@@ -273,18 +286,19 @@ async def _sqlite_newest(
     return sql + " ORDER BY rowid DESC LIMIT :window"
 
 
-async def _sqlite_walk(
-    session: AsyncSession, where: ClaimFilter, params: dict[str, Any]
-) -> list[int]:
+async def _sqlite_walk(session: AsyncSession, where: ClaimFilter, params: dict[str, Any]) -> Ranked:
     dates, more = _claim_conditions(where, "c", "p")
     params |= more
-    sql = f"""
+    walk = f"""
         SELECT f.id FROM (
             SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match ORDER BY rowid DESC
         ) AS f JOIN claims c ON c.id = f.id JOIN papers p ON p.id = c.paper_id
-        WHERE 1 = 1 {dates} LIMIT :limit OFFSET :offset"""
-    rows = await session.execute(_bind(sql, params), params)
-    return [row[0] for row in rows]
+        WHERE 1 = 1 {dates}"""
+    rows = await session.execute(_bind(f"{walk} LIMIT :limit OFFSET :offset", params), params)
+    counted = await session.execute(
+        _bind(f"SELECT count(*) FROM ({walk} LIMIT :window) AS n", params), params
+    )
+    return Ranked([row[0] for row in rows], counted.scalar_one())
 
 
 async def match_papers(
@@ -356,3 +370,52 @@ async def papers_matching(
         rows = await session.execute(text(sql), params | {"match": render(query)})
         found.append({row[0] for row in rows})
     return found
+
+
+async def papers_by_claims(
+    session: AsyncSession, query: Query, *, window: int
+) -> tuple[list[int], int]:
+    """Ids of the papers owning the newest `window` matching claims, the paper with the
+    most of them first (then the newer paper); and how many claims that was."""
+    params: dict[str, Any] = {"window": window}
+    if session.get_bind().dialect.name == "sqlite":
+        params["match"] = _fts5(query)
+        newest = """SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match
+                    ORDER BY rowid DESC LIMIT :window"""
+    else:
+        params["match"] = _tsquery(query)
+        newest = """SELECT id FROM claims WHERE search_fts @@ to_tsquery('simple', :match)
+                    ORDER BY id DESC LIMIT :window"""
+    sql = f"""
+        SELECT c.paper_id, count(*) FROM ({newest}) AS m JOIN claims c ON c.id = m.id
+        GROUP BY c.paper_id ORDER BY count(*) DESC, c.paper_id DESC"""
+    rows = (await session.execute(text(sql), params)).all()
+    return [row[0] for row in rows], sum(row[1] for row in rows)
+
+
+async def claim_terms(session: AsyncSession, *, newest: int) -> list[tuple[str, int]]:
+    """Words of the claims' search index that begin with a Latin letter, each with the
+    number of claims holding it. SQLite reads FTS5's own term list (the whole index, no
+    claim row is read); PostgreSQL has no such list, so `ts_stat` reads the vectors of the
+    `newest` claims only, which bounds the work whatever the store's size."""
+    if session.get_bind().dialect.name == "sqlite":
+        await session.execute(
+            text(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.claims_terms "
+                "USING fts5vocab(main, claims_fts, 'row')"
+            )
+        )
+        # The range lets FTS5 skip the numbers and Chinese pieces instead of reading them.
+        sql = (
+            "SELECT term, doc FROM temp.claims_terms"
+            " WHERE term >= 'a' AND term < '{' AND term GLOB '[a-z][a-z0-9]*'"
+        )
+        rows = await session.execute(text(sql))
+    else:
+        newest_claims = (
+            "'SELECT search_fts FROM claims WHERE id > '"
+            " || (SELECT coalesce(max(id), 0) - :newest FROM claims)"
+        )
+        sql = f"SELECT word, ndoc FROM ts_stat({newest_claims}) WHERE word ~ '^[a-z][a-z0-9]*$'"
+        rows = await session.execute(text(sql), {"newest": int(newest)})
+    return [(row[0], row[1]) for row in rows]

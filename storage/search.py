@@ -62,13 +62,25 @@ class PaperRef:
 @dataclass(frozen=True)
 class PaperMatches:
     how: str  # "arxiv" | "title" | "name" | "text"
-    papers: list[PaperRef]
+    papers: list[PaperRef]  # this page of them
     notes: tuple[str, ...] = ()  # what the search left out of what was typed
+    total: int = -1  # how many match in all (-1: as many as `papers`)
+    page: int = 1
+    via_claims: frozenset[int] = frozenset()  # papers found through their claims only
+    capped: bool = False  # more matched than the search counts: the total is a lower bound
+
+    def __post_init__(self) -> None:
+        if self.total < 0:
+            object.__setattr__(self, "total", len(self.papers))
 
     @property
     def one(self) -> PaperRef | None:
         """The paper, when the lookup found exactly one."""
-        return self.papers[0] if len(self.papers) == 1 else None
+        return self.papers[0] if self.total == 1 and len(self.papers) == 1 else None
+
+    @property
+    def has_next(self) -> bool:
+        return self.page * PAGE_SIZE < self.total
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,12 @@ class ClaimPage:
     has_next: bool
     papers: list[PaperRef] = field(default_factory=list)  # what `paper:` resolved to
     notes: tuple[str, ...] = ()  # what the search left out of what was typed
+    total: int = 0  # matches in all, counted up to RANK_WINDOW
+
+    @property
+    def capped(self) -> bool:
+        """More matched than the search counts: the total is a lower bound."""
+        return self.total >= RANK_WINDOW
 
 
 def arxiv_id(text: str) -> str | None:
@@ -153,17 +171,33 @@ async def find_by_identity(session: AsyncSession, text: str) -> PaperMatches | N
     return None
 
 
-async def lookup_paper(session: AsyncSession, text: str, *, limit: int = 10) -> PaperMatches:
-    """Resolve `/paper` input: identity first, then full text over names and sections."""
+async def lookup_paper(session: AsyncSession, text: str, *, page: int = 1) -> PaperMatches:
+    """Resolve `/paper` input: identity first, then full text over names and sections,
+    then the papers whose claims match (after those matching in their own text). One
+    page of PAGE_SIZE, with the total counted within the newest RANK_WINDOW matches of
+    each kind (past it, the total is a lower bound: `capped`)."""
     found = await find_by_identity(session, text)
     if found is not None:
         return found
     query = parse_query(text)
+    page = max(page, 1)
     if query.empty:
-        return PaperMatches("text", [], query.notes)
+        return PaperMatches("text", [], query.notes, page=page)
     async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-        ids = await dialect.match_papers(session, query, limit=limit, window=RANK_WINDOW)
-    return PaperMatches("text", await _refs_in_order(session, ids), query.notes)
+        own = await dialect.match_papers(session, query, limit=RANK_WINDOW, window=RANK_WINDOW)
+        by_claims, claims_seen = await dialect.papers_by_claims(session, query, window=RANK_WINDOW)
+    seen = set(own)
+    via = [paper_id for paper_id in by_claims if paper_id not in seen]
+    ids = (own + via)[:RANK_WINDOW]
+    shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
+    refs = await _refs_in_order(session, shown)
+    return PaperMatches("text", refs, query.notes, len(ids), page, frozenset(via), capped)
+
+
+def filter_spans(text: str) -> list[tuple[int, int]]:
+    """Where `paper:`, `since:` and `until:` stand in a `/claims` text (not words)."""
+    return [match.span() for match in _FILTER.finditer(text)]
 
 
 def parse_claim_search(text: str) -> ClaimSearch:
@@ -212,14 +246,16 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
             return ClaimPage(search, [], page, False, papers, query.notes)
         if where == dialect.ClaimFilter():
             raise BadQuery("Type some words to search for.")
-        ids = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
+        ranked = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
     else:
         async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-            ids = await dialect.match_claims(
+            ranked = await dialect.match_claims(
                 session, query, where, limit=PAGE_SIZE + 1, offset=offset, window=RANK_WINDOW
             )
+    ids = ranked.ids
     hits = await _hits(session, ids[:PAGE_SIZE], query)
-    return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes)
+    total = max(ranked.total, offset + len(hits)) if hits else ranked.total
+    return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
 
 
 @dataclass(frozen=True)
@@ -256,7 +292,7 @@ async def find_claim(session: AsyncSession, text: str) -> AddressedClaim | None:
 
 async def _claims_without_words(
     session: AsyncSession, where: dialect.ClaimFilter, *, limit: int, offset: int
-) -> list[int]:
+) -> dialect.Ranked:
     """Filters alone: a paper's claims in order, or the newest claims in a date range."""
     statement = select(Claim.id).join(Paper, Paper.id == Claim.paper_id)
     if where.paper_ids is not None:
@@ -269,7 +305,10 @@ async def _claims_without_words(
         Paper.digest_date.desc(), Claim.paper_id.desc(), Claim.source.desc(), Claim.number
     )
     rows = await session.execute(statement.limit(limit).offset(offset))
-    return [row[0] for row in rows]
+    counted = await session.execute(
+        select(func.count()).select_from(statement.order_by(None).limit(RANK_WINDOW).subquery())
+    )
+    return dialect.Ranked([row[0] for row in rows], counted.scalar_one())
 
 
 async def _hits(session: AsyncSession, ids: Sequence[int], query: Query) -> list[ClaimHit]:

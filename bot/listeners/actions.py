@@ -17,6 +17,7 @@ from bot.services import Services
 
 STALE = blocks.text_reply("That button is out of date; run the command again.")
 PaperReply = Callable[[replies.Sessions, str], Coroutine[Any, Any, blocks.Message]]
+PageReply = Callable[[replies.Sessions, str, int], Coroutine[Any, Any, blocks.Message]]
 
 
 def register(app: AsyncApp, services: Services) -> None:
@@ -44,19 +45,41 @@ def register(app: AsyncApp, services: Services) -> None:
     paper_button(ids.OPEN_PAPER, replies.open_paper)
     paper_button(ids.SHOW_CLAIMS, replies.show_claims)
 
-    @app.action(ids.NEXT_PAGE)
+    def next_page_button(action_id: str, reply: PageReply) -> None:
+        @app.action(action_id)
+        @returns_on_ack
+        async def next_page(
+            ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond
+        ) -> None:
+            await ack()
+            wanted = ids.next_page(action.get("value"))
+            if wanted is None:
+                await send(respond, STALE)
+                return
+            text, page = wanted
+            search = services.searches.run(body["user"]["id"], reply(sessions, text, page))
+            await send(respond, await bounded(services, search))
+
+    next_page_button(ids.NEXT_PAGE, replies.claims)
+    next_page_button(ids.PAPER_NEXT_PAGE, replies.paper)
+
+    @app.action(ids.RUN_SUGGESTION)
     @returns_on_ack
-    async def next_page(
+    async def run_suggestion(
         ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond
     ) -> None:
+        """ "Did you mean …": the corrected search, as if it had been typed."""
         await ack()
-        wanted = ids.next_page(action.get("value"))
+        wanted = ids.suggestion(action.get("value"))
         if wanted is None:
             await send(respond, STALE)
             return
-        text, page = wanted
-        search = services.searches.run(body["user"]["id"], replies.claims(sessions, text, page))
-        await send(respond, await bounded(services, search))
+        command, text = wanted
+        reply = replies.paper if command == "/paper" else replies.claims
+        search = reply(sessions, text, 1, services.suggester)
+        await send(
+            respond, await bounded(services, services.searches.run(body["user"]["id"], search))
+        )
 
     @app.action(ids.REMOVE_SUBSCRIPTION)
     @returns_on_ack

@@ -41,13 +41,14 @@ def register(app: AsyncApp, services: Services) -> None:
 
             work = replies.subscription_command(sessions, verb.lower(), rest, asker, announce)
         else:
-            work = services.searches.run(command["user_id"], replies.paper(sessions, text))
+            search = replies.paper(sessions, text, suggester=services.suggester)
+            work = services.searches.run(command["user_id"], search)
         await answer(services, ack, respond, work)
 
     @app.command("/claims")
     @returns_on_ack
     async def claims(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
-        search = replies.claims(sessions, command.get("text", ""))
+        search = replies.claims(sessions, command.get("text", ""), suggester=services.suggester)
         await answer(services, ack, respond, services.searches.run(command["user_id"], search))
 
     @app.command("/digest")

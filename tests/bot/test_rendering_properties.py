@@ -85,9 +85,20 @@ USER = st.sampled_from(["U999", "<!channel>", ""]) | TEXT
 
 RENDERERS: dict[str, Callable[..., Any]] = {
     "paper_card": lambda d, user: blocks.paper_card(d, shared_by=user),
-    "paper_list": lambda q, refs: blocks.paper_list(q, PaperMatches("text", refs)),
+    "paper_list": lambda q, refs, total, page, via, capped: blocks.paper_list(
+        q, PaperMatches("text", refs, (), total, page, frozenset(r.id for r in refs[:via]), capped)
+    ),
     "no_paper": blocks.no_paper,
-    "claim_page": lambda q, s, h, n: blocks.claim_page(q, ClaimPage(s, h, n, True)),
+    "claim_page": lambda q, s, h, n, total: blocks.claim_page(
+        q, ClaimPage(s, h, n, True, total=total)
+    ),
+    "with_suggestions": lambda q, s, h, command, texts: blocks.with_suggestions(
+        blocks.claim_page(q, ClaimPage(s, h, 1, True, total=len(h))), command, texts
+    ),
+    "no_paper_with_suggestions": lambda q, texts: blocks.with_suggestions(
+        blocks.no_paper(q), "/paper", texts
+    ),
+    "corrected": lambda d, used, typed: blocks.corrected(blocks.paper_card(d), used, typed),
     "paper_claims": blocks.paper_claims,
     "addressed_claim": lambda a, refs, h: blocks.addressed_claim(AddressedClaim(a, refs, h)),
     "refusal": blocks.refusal,
@@ -101,9 +112,28 @@ RENDERERS: dict[str, Callable[..., Any]] = {
 }
 ARGUMENTS = {
     "paper_card": st.tuples(DETAILS, st.none() | USER),
-    "paper_list": st.tuples(TEXT, st.lists(REFS, max_size=20)),
+    "paper_list": st.tuples(
+        TEXT,
+        st.lists(REFS, max_size=20),
+        st.integers(0, 10**6),
+        st.integers(1, 200),
+        st.integers(0, 20),
+        st.booleans(),
+    ),
     "no_paper": st.tuples(TEXT),
-    "claim_page": st.tuples(TEXT, SEARCHES, st.lists(HITS, max_size=10), st.integers(1, 10**6)),
+    "claim_page": st.tuples(
+        TEXT, SEARCHES, st.lists(HITS, max_size=10), st.integers(1, 10**6), st.integers(0, 10**6)
+    ),
+    # Corrections are made from what was typed: at most 300 characters and a few more.
+    "with_suggestions": st.tuples(
+        TEXT,
+        SEARCHES,
+        st.lists(HITS, max_size=10),
+        st.sampled_from(["/paper", "/claims"]),
+        st.lists(TEXT.map(lambda t: t[:320]), max_size=3),
+    ),
+    "no_paper_with_suggestions": st.tuples(TEXT, st.lists(TEXT.map(lambda t: t[:320]), max_size=3)),
+    "corrected": st.tuples(DETAILS, TEXT.map(lambda t: t[:320]), TEXT),
     "paper_claims": st.tuples(DETAILS, st.lists(HITS, max_size=60)),
     "addressed_claim": st.tuples(
         TEXT, st.lists(REFS, min_size=1, max_size=6), st.lists(HITS, max_size=6)

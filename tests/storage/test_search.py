@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from jobs.ingest import ingest
 from storage import db, dialect
+from storage import search as search_module
 from storage.search import (
     PAGE_SIZE,
     ClaimHit,
@@ -239,7 +240,14 @@ async def test_both_stores_find_the_same_hits(
                     if not page.has_next:
                         break
                     page_number += 1
-                papers = {p.key for p in (await lookup_paper(session, query, limit=50)).papers}
+                papers = set()
+                page_number = 1
+                while True:
+                    matches = await lookup_paper(session, query, page=page_number)
+                    papers |= {p.key for p in matches.papers}
+                    if not matches.has_next:
+                        break
+                    page_number += 1
                 found[query] = (claims, papers)
         results.append(found)
     for query in QUERIES:
@@ -341,7 +349,7 @@ async def test_hyphenated_names_are_found_joined_and_apart(
 
 
 async def test_paper_world_model_finds_world_models(seeded: AsyncSession) -> None:
-    found = await lookup_paper(seeded, "world model", limit=50)
+    found = await lookup_paper(seeded, "world model")
     titles = [p.title or "" for p in found.papers]
     assert any("World Models" in t for t in titles), titles
 
@@ -354,7 +362,7 @@ async def test_quoted_words_still_match_only_adjacent_words(seeded: AsyncSession
     assert all(any(re.fullmatch(pattern, w, re.IGNORECASE) for w in marked(h)) for h in adjacent)
     reversed_ = {h.claim_id for h in await all_claims(seeded, '"model evaluate"')}
     assert not reversed_ & {h.claim_id for h in adjacent}
-    titles = [p.title or "" for p in (await lookup_paper(seeded, '"world model"', limit=50)).papers]
+    titles = [p.title or "" for p in (await lookup_paper(seeded, '"world model"')).papers]
     assert any("World Models" in t for t in titles), titles
 
 
@@ -394,3 +402,52 @@ async def test_a_hyphenated_word_finds_it_written_as_one(
             ], typed
             page = await search_claims(session, typed)
             assert page.hits and all(h.en_spans for h in page.hits), typed
+async def test_paper_finds_a_paper_through_its_claims(seeded: AsyncSession) -> None:
+    found = await lookup_paper(seeded, "WanPE-397B")  # in eight of WanPE's claims only
+    assert found.one is not None and found.one.name == "WanPE"
+    assert found.via_claims == {found.one.id}
+
+
+async def test_papers_matching_in_their_own_text_come_before_those_found_by_claims(
+    seeded: AsyncSession,
+) -> None:
+    ranked = []
+    for page in (1, 2, 3):
+        ranked += (await lookup_paper(seeded, "benchmark", page=page)).papers
+    found = await lookup_paper(seeded, "benchmark")
+    via = [ref.id in found.via_claims for ref in ranked]
+    assert any(via) and not all(via)
+    assert via == sorted(via)  # never a paper of its own text after one found by claims
+
+
+async def test_paper_lists_give_their_true_total_and_every_page(seeded: AsyncSession) -> None:
+    first = await lookup_paper(seeded, "agent")
+    assert (first.total, len(first.papers), first.has_next, first.capped) == (12, 10, True, False)
+    second = await lookup_paper(seeded, "agent", page=2)
+    assert (second.total, len(second.papers), second.has_next) == (12, 2, False)
+    assert len({p.id for p in first.papers + second.papers}) == 12
+
+
+async def test_claim_pages_give_their_total(seeded: AsyncSession) -> None:
+    page, seen = 1, 0
+    while True:
+        found = await search_claims(seeded, "模型", page=page)
+        seen += len(found.hits)
+        if not found.has_next:
+            break
+        page += 1
+    assert page > 1
+    assert found.total == seen and not found.capped
+    assert (await search_claims(seeded, "模型", page=page + 3)).total == seen
+    alone = await search_claims(seeded, "paper:GAPO")
+    assert alone.total == 10 and len(alone.hits) == 10 and not alone.has_next
+
+
+async def test_totals_stop_at_the_ranking_window(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_module, "RANK_WINDOW", 5)
+    claims = await search_claims(seeded, "模型")
+    assert (claims.total, claims.capped, claims.has_next) == (5, True, False)
+    papers = await lookup_paper(seeded, "agent")
+    assert (papers.total, papers.capped) == (5, True)

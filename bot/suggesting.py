@@ -1,0 +1,48 @@
+"""Did you mean: which corrections of a search are worth offering.
+
+A correction is offered only when it finds more than what was typed, so a button never
+leads to "nothing found" again. The word lookup is CPU work over untrusted text (bounded
+in storage/suggestions.py): it runs in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from storage.search_text import BadQuery
+from storage.suggestions import Suggester
+
+# A search finding fewer results than this offers corrections.
+SUGGEST_BELOW = 3
+
+
+async def better_searches(
+    suggester: Suggester,
+    sessions: async_sessionmaker[AsyncSession],
+    typed: str,
+    found: int,
+    count: Callable[[str], Awaitable[int]],
+    *,
+    keep: Sequence[tuple[int, int]] = (),
+    names_first: bool = False,
+) -> list[str]:
+    """Corrections of `typed` that find more than its `found` results, best first."""
+    if found >= SUGGEST_BELOW:
+        return []
+    vocabulary = await suggester.vocabulary(sessions)
+    if vocabulary is None:
+        return []
+    texts = await asyncio.to_thread(
+        vocabulary.corrections, typed, keep=keep, few=found > 0, names_first=names_first
+    )
+    better = []
+    for text in texts:
+        try:
+            if await count(text) > found:
+                better.append(text)
+        except BadQuery:
+            continue
+    return better

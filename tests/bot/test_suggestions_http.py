@@ -1,0 +1,130 @@
+"""Did you mean, /paper through claims, and totals with Next page: over signed HTTP to
+the running bot, on both stores, as a member sees them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import URL
+
+from bot.text_view import as_text
+from jobs.ingest import ingest
+from storage import db
+from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy
+from tests.bot.limits import limit_violations
+from tests.cli.helpers import paperbot
+from tests.digests import Entry, huggingface_digest, write
+
+
+async def test_a_mistyped_name_with_one_correction_shows_its_card(bot: Bot) -> None:
+    status, reply = await bot.command("/paper GAOP")
+    assert status == 200
+    text = as_text(reply)
+    assert text.startswith("Showing results for *GAPO* — no match for “GAOP”.")
+    assert reply["blocks"][1] == {"type": "header", "text": {"type": "plain_text", "text": "GAPO"}}
+
+
+async def test_a_mistyped_claim_word_with_one_correction_shows_its_claims(bot: Bot) -> None:
+    _, reply = await bot.command("/claims latncy")
+    text = as_text(reply)
+    assert text.startswith("Showing results for *latency* — no match for “latncy”.")
+    assert "6 claims match “latency” · 1–6" in text
+    assert "*latency*" in text  # the hits, highlighted
+
+
+async def test_did_you_mean_offers_each_correction_and_its_button_runs_it(bot: Bot) -> None:
+    _, reply = await bot.command("/claims modle")
+    text = as_text(reply)
+    assert text.startswith("No claims match “modle”.")
+    assert "Did you mean *model* or *mode*?" in text
+    offered = buttons(reply)
+    assert {"model", "mode"} <= set(offered)
+    assert json.loads(offered["model"]["value"]) == {"c": "/claims", "q": "model"}
+
+    assert await bot.click(offered["model"]) == 200
+    (ran,) = await bot.responses(1)
+    assert as_text(ran).startswith("25 claims match “model” · 1–10")
+    assert "Next page" in buttons(ran)
+
+
+async def test_a_did_you_mean_button_for_paper_runs_paper(bot: Bot) -> None:
+    button = {"action_id": "search_suggestion", "value": '{"c":"/paper","q":"agent"}'}
+    assert await bot.click(button) == 200
+    (ran,) = await bot.responses(1)
+    assert as_text(ran).startswith("12 papers match “agent” · 1–10")
+
+
+@pytest.mark.parametrize(
+    "value",
+    ['{"c":"/digest","q":"post"}', '{"c":"/paper","q":""}', '{"c":"/paper"}',
+     '{"c":"/claims","q":"' + "a" * 301 + '"}', "not json"],
+)  # fmt: skip
+async def test_a_tampered_did_you_mean_button_is_refused_politely(bot: Bot, value: str) -> None:
+    assert await bot.click({"action_id": "search_suggestion", "value": value}) == 200
+    (reply,) = await bot.responses(1)
+    assert "out of date" in as_text(reply)
+
+
+async def test_paper_finds_the_paper_its_claims_name(bot: Bot) -> None:
+    _, reply = await bot.command("/paper WanPE-397B")
+    assert reply["blocks"][0] == {"type": "header", "text": {"type": "plain_text", "text": "WanPE"}}
+
+
+async def test_paper_lists_count_them_all_and_page_to_the_rest(bot: Bot) -> None:
+    _, first = await bot.command("/paper agent")
+    assert as_text(first).startswith("12 papers match “agent” · 1–10")
+    assert first["text"] == "12 papers match “agent”"
+    assert await bot.click(buttons(first)["Next page"]) == 200
+    (second,) = await bot.responses(1)
+    assert as_text(second).startswith("12 papers match “agent” · 11–12")
+    assert "Next page" not in buttons(second)
+    opens = [b for b in first["blocks"] + second["blocks"] if b.get("accessory")]
+    assert len({b["accessory"]["value"] for b in opens}) == 12
+
+
+async def test_claims_give_their_total(bot: Bot) -> None:
+    _, reply = await bot.command("/claims AUROC")
+    assert as_text(reply).startswith("10 claims match “AUROC” · 1–10")
+
+
+HOSTILE = ["延" * 300, "😀" * 50, "GAOP\x00latncy", "a\x00b", "?!.,;:-" * 40, "\x00"]
+
+
+@pytest.mark.parametrize("command", ["/paper", "/claims"])
+async def test_hostile_searches_still_answer_a_sentence_or_results(bot: Bot, command: str) -> None:
+    for typed in HOSTILE:
+        status, reply = await bot.command(f"{command} {typed}")
+        assert status == 200, typed[:20]
+        assert limit_violations(reply) == []
+        text = as_text(reply)
+        assert text.strip() and "Traceback" not in text and "went wrong" not in text
+
+
+def test_ask_shows_the_suggestion_as_text(tmp_path: Path) -> None:
+    seeds = Path(__file__).parents[2] / "seeds"
+    assert paperbot("ingest", str(seeds), cwd=tmp_path).returncode == 0
+    result = paperbot("ask", "/claims modle", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Did you mean *model* or *mode*?\n\n[model] [mode]" in result.stdout
+
+
+async def test_a_search_finding_little_through_a_rare_typo_offers_the_common_word(
+    start_bot: StartBot, database_url: URL, tmp_path: Path
+) -> None:
+    abstract = "We study a compact modle. It improves accuracy by 3.2% over the modle baseline."
+    entry = Entry("2610.77777", "A Compact Study", abstract=abstract)
+    path = write(tmp_path / "typo.txt", huggingface_digest("2026-10-06", [entry]))
+    url = await seeded_copy(database_url)
+    async with db.open_engine(url) as engine:
+        await ingest(db.session_factory(engine), [path])
+    bot = await start_bot(url)
+
+    _, reply = await bot.command("/claims modle")
+    text = as_text(reply)
+    assert text.startswith("1 claim matches “modle” · 1–1")  # the digest's own typo
+    assert "Did you mean *model*?" in text
+    assert await bot.click(buttons(reply)["model"]) == 200
+    (ran,) = await bot.responses(1)
+    assert as_text(ran).startswith("25 claims match “model”")
