@@ -211,6 +211,8 @@ def _exact_bonus(
         params[f"{name}{j}"] = f"% {word} %"
         sql.append(f"(CASE WHEN {padded} LIKE :{name}{j} THEN {weight / len(words)} ELSE 0 END)")
     return sql
+
+
 @dataclass(frozen=True)
 class Ranked:
     """One page of ids, and how many matches the window holds in all (at most the

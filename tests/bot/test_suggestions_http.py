@@ -45,7 +45,7 @@ async def test_did_you_mean_offers_each_correction_and_its_button_runs_it(bot: B
 
     assert await bot.click(offered["model"]) == 200
     (ran,) = await bot.responses(1)
-    assert as_text(ran).startswith("25 claims match “model” · 1–10")
+    assert as_text(ran).startswith("34 claims match “model” · 1–10")
     assert "Next page" in buttons(ran)
 
 
@@ -53,7 +53,7 @@ async def test_a_did_you_mean_button_for_paper_runs_paper(bot: Bot) -> None:
     button = {"action_id": "search_suggestion", "value": '{"c":"/paper","q":"agent"}'}
     assert await bot.click(button) == 200
     (ran,) = await bot.responses(1)
-    assert as_text(ran).startswith("12 papers match “agent” · 1–10")
+    assert as_text(ran).startswith("16 papers match “agent” · 1–10")
 
 
 @pytest.mark.parametrize(
@@ -74,14 +74,14 @@ async def test_paper_finds_the_paper_its_claims_name(bot: Bot) -> None:
 
 async def test_paper_lists_count_them_all_and_page_to_the_rest(bot: Bot) -> None:
     _, first = await bot.command("/paper agent")
-    assert as_text(first).startswith("12 papers match “agent” · 1–10")
-    assert first["text"] == "12 papers match “agent”"
+    assert as_text(first).startswith("16 papers match “agent” · 1–10")
+    assert first["text"] == "16 papers match “agent”"
     assert await bot.click(buttons(first)["Next page"]) == 200
     (second,) = await bot.responses(1)
-    assert as_text(second).startswith("12 papers match “agent” · 11–12")
+    assert as_text(second).startswith("16 papers match “agent” · 11–16")
     assert "Next page" not in buttons(second)
     opens = [b for b in first["blocks"] + second["blocks"] if b.get("accessory")]
-    assert len({b["accessory"]["value"] for b in opens}) == 12
+    assert len({b["accessory"]["value"] for b in opens}) == 16
 
 
 async def test_claims_give_their_total(bot: Bot) -> None:
@@ -127,4 +127,4 @@ async def test_a_search_finding_little_through_a_rare_typo_offers_the_common_wor
     assert "Did you mean *model*?" in text
     assert await bot.click(buttons(reply)["model"]) == 200
     (ran,) = await bot.responses(1)
-    assert as_text(ran).startswith("25 claims match “model”")
+    assert as_text(ran).startswith("34 claims match “model”")

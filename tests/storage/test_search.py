@@ -402,6 +402,8 @@ async def test_a_hyphenated_word_finds_it_written_as_one(
             ], typed
             page = await search_claims(session, typed)
             assert page.hits and all(h.en_spans for h in page.hits), typed
+
+
 async def test_paper_finds_a_paper_through_its_claims(seeded: AsyncSession) -> None:
     found = await lookup_paper(seeded, "WanPE-397B")  # in eight of WanPE's claims only
     assert found.one is not None and found.one.name == "WanPE"
@@ -422,10 +424,11 @@ async def test_papers_matching_in_their_own_text_come_before_those_found_by_clai
 
 async def test_paper_lists_give_their_true_total_and_every_page(seeded: AsyncSession) -> None:
     first = await lookup_paper(seeded, "agent")
-    assert (first.total, len(first.papers), first.has_next, first.capped) == (12, 10, True, False)
+    assert (len(first.papers), first.has_next, first.capped) == (10, True, False)
     second = await lookup_paper(seeded, "agent", page=2)
-    assert (second.total, len(second.papers), second.has_next) == (12, 2, False)
-    assert len({p.id for p in first.papers + second.papers}) == 12
+    assert second.total == first.total and not second.has_next
+    assert len(second.papers) == first.total - 10
+    assert len({p.id for p in first.papers + second.papers}) == first.total
 
 
 async def test_claim_pages_give_their_total(seeded: AsyncSession) -> None:
