@@ -268,8 +268,10 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
         line = f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"
         if ref.subtitle and not ref.title:
             line += f"\n{clip_escaped(ref.subtitle, 200)}"
-        if ref.digest_date:
-            line += f"\n_{ref.digest_date.isoformat()}_"
+        facts = [ref.digest_date.isoformat()] if ref.digest_date else []
+        facts += [esc(ref.matched_by)] if ref.matched_by else []
+        if facts:
+            line += f"\n_{' · '.join(facts)}_"
         blocks.append({
             "type": "section",
             "text": mrkdwn(line),
@@ -304,6 +306,8 @@ def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
         body = f"> {bold_spans(hit.quote_en, hit.en_spans, en)}"
     if hit.address:
         where += f" · `{esc(hit.address)}`"
+    if hit.matched_by:  # why it is here (hybrid search): "exact words" or "similar meaning"
+        where += f" · _{esc(hit.matched_by)}_"
     return section(f"{where}\n{body}")
 
 

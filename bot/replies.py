@@ -20,6 +20,7 @@ from bot.settings import TIME_OF_DAY
 from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
 from storage import db, subscriptions
+from storage.dense import DenseSearch
 from storage.digests import latest_post
 from storage.search import (
     arxiv_id,
@@ -40,12 +41,12 @@ def wants_help(text: str) -> bool:
     return text.strip().lower() in ("", "help", "-h", "--help", "?")
 
 
-async def paper(sessions: Sessions, text: str) -> Message:
+async def paper(sessions: Sessions, text: str, dense: DenseSearch | None = None) -> Message:
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
         try:
-            matches = await lookup_paper(session, text)
+            matches = await lookup_paper(session, text, dense=dense)
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
         if not matches.papers:
@@ -56,7 +57,9 @@ async def paper(sessions: Sessions, text: str) -> Message:
     return blocks.paper_card(details) if details else blocks.no_paper(text.strip())
 
 
-async def claims(sessions: Sessions, text: str, page: int = 1) -> Message:
+async def claims(
+    sessions: Sessions, text: str, page: int = 1, dense: DenseSearch | None = None
+) -> Message:
     if wants_help(text):
         return blocks.help_for("/claims")
     async with sessions() as session:
@@ -64,7 +67,7 @@ async def claims(sessions: Sessions, text: str, page: int = 1) -> Message:
             addressed = await find_claim(session, text) if page == 1 else None
             if addressed is not None:
                 return blocks.addressed_claim(addressed)
-            found = await search_claims(session, text, page=page)
+            found = await search_claims(session, text, page=page, dense=dense)
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
     return blocks.claim_page(text.strip(), found)

@@ -28,6 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import logs
 from bot.app import build_app, slack_client
+from bot.meaning import Meaning
 from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
@@ -59,8 +60,21 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
-        app[SERVICES] = Services(settings, db.session_factory(engine))
+        meaning = await asyncio.to_thread(Meaning.load, settings.embedder)
+        services = Services(settings, db.session_factory(engine), meaning=meaning)
+        app[SERVICES] = services
+        log.info("search by meaning: %s", meaning.description)
+        if meaning.search is not None:
+            # The model answers the first query fast; the index is built (and anything
+            # not embedded yet is embedded) in the background, lexical search meanwhile.
+            await meaning.search.warm()
+            services.spawn(_build_then_embed(services), "search index")
         yield
+
+
+async def _build_then_embed(services: Services) -> None:
+    await services.meaning.start(services.sessions)
+    services.embed_in_background()
 
 
 async def _slack(app: web.Application) -> AsyncIterator[None]:

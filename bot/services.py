@@ -11,8 +11,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.fairness import SearchGate
+from bot.meaning import Meaning
 from bot.settings import Settings
 from jobs.ingest import IngestGuard
+from storage.dense import DenseSearch
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +25,7 @@ class Services:
     sessions: async_sessionmaker[AsyncSession]
     ingest_guard: IngestGuard = field(default_factory=IngestGuard)
     searches: SearchGate = field(default_factory=SearchGate)
+    meaning: Meaning = field(default_factory=Meaning)  # search by meaning, when a model runs
     # `ask` and `shell`: Slack is a local stand-in, so nothing may be recorded as posted.
     offline: bool = False
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -31,6 +34,15 @@ class Services:
     def work_deadline(self) -> float:
         """How long a command's work may take before the user is told it failed."""
         return self.settings.command_timeout
+
+    @property
+    def dense(self) -> DenseSearch | None:
+        return self.meaning.search
+
+    def embed_in_background(self) -> None:
+        """Vectors for what an ingest added, without holding up anything else."""
+        if self.meaning.search is not None:
+            self.spawn(self.meaning.embed(self.sessions), "embedding")
 
     def is_admin(self, user_id: str) -> bool:
         return user_id in self.settings.admins

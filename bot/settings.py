@@ -23,6 +23,7 @@ from sqlalchemy.exc import ArgumentError
 
 from bot.logs import FORMATS, LEVELS
 from jobs.ingest import DEFAULT_MAX_FILE_MB
+from storage.embedders import EMBEDDER_SPEC
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
@@ -62,6 +63,9 @@ class Settings:
     log_format: str  # "text" or "json"
     log_level: str
     max_file_mb: float  # digest files larger than this fail without being read
+    # Which model embeds text for search by meaning: auto | e5 | none | hash |
+    # package.module:factory (storage/embedders.py).
+    embedder: str = "auto"
 
     @property
     def secrets(self) -> list[str]:
@@ -134,6 +138,7 @@ def load_settings(
                           LEVELS),
         max_file_mb=_megabytes("PAPERBOT_MAX_FILE_MB",
                                get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)),
+        embedder=_embedder(get("PAPERBOT_EMBEDDER", "auto") or "auto"),
     )  # fmt: skip
 
 
@@ -222,6 +227,14 @@ def _megabytes(variable: str, raw: str) -> float:
     if not 0 < value < math.inf:
         raise ConfigError(f"{variable} is not a positive number of megabytes: {raw!r}")
     return value
+
+
+def _embedder(raw: str) -> str:
+    if not EMBEDDER_SPEC.fullmatch(raw):
+        raise ConfigError(
+            f"PAPERBOT_EMBEDDER must be auto, e5, none, hash or package.module:factory: {raw!r}"
+        )
+    return raw
 
 
 def _port(raw: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -33,6 +33,7 @@ class EmbedReport:
     embedded: int = 0
     batches: int = 0
     waiting: int = 0  # items still without a vector when the run ended
+    stored: set[tuple[str, int]] = field(default_factory=set)  # (kind, id) given a vector
 
 
 async def embed_pending(
@@ -57,6 +58,7 @@ async def embed_pending(
             matrix = await asyncio.to_thread(embedder.embed_passages, texts)
             async with db.writing(sessions) as session:
                 report.embedded += await vectors.save(session, embedder, items, matrix, read_at)
+            report.stored.update((item.kind, item.item_id) for item in items)
             report.batches += 1
             after = items[-1].item_id
             if progress:

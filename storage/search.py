@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
+from storage import dialect, hybrid
+from storage.dense import DenseSearch
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
 
@@ -46,6 +47,7 @@ class PaperRef:
     name: str | None
     subtitle: str | None
     digest_date: date | None
+    matched_by: str | None = None  # "exact words" | "similar meaning" (hybrid search only)
 
     @property
     def label(self) -> str:
@@ -80,6 +82,7 @@ class ClaimHit:
     paper: PaperRef
     zh_spans: list[tuple[int, int]] = field(default_factory=list)
     en_spans: list[tuple[int, int]] = field(default_factory=list)
+    matched_by: str | None = None  # "exact words" | "similar meaning" (hybrid search only)
 
     @property
     def address(self) -> str | None:
@@ -152,17 +155,30 @@ async def find_by_identity(session: AsyncSession, text: str) -> PaperMatches | N
     return None
 
 
-async def lookup_paper(session: AsyncSession, text: str, *, limit: int = 10) -> PaperMatches:
-    """Resolve `/paper` input: identity first, then full text over names and sections."""
+async def lookup_paper(
+    session: AsyncSession, text: str, *, limit: int = 10, dense: DenseSearch | None = None
+) -> PaperMatches:
+    """Resolve `/paper` input: identity first, then full text over names and sections
+    (fused with search by meaning when `dense` is given and ready)."""
     found = await find_by_identity(session, text)
     if found is not None:
         return found
     query = parse_query(text)
     if query.empty:
         return PaperMatches("text", [], query.notes)
-    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-        ids = await dialect.match_papers(session, query, limit=limit, window=RANK_WINDOW)
-    return PaperMatches("text", await _refs_in_order(session, ids), query.notes)
+
+    async def lexical(limit: int, offset: int = 0) -> list[int]:
+        async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+            return await dialect.match_papers(session, query, limit=limit, window=RANK_WINDOW)
+
+    if dense is None or not dense.ready:
+        return PaperMatches(
+            "text", await _refs_in_order(session, await lexical(limit)), query.notes
+        )
+    fused = await hybrid.paper_ids(session, dense, text, lexical, limit=limit)
+    refs = await _refs_in_order(session, fused.ids)
+    refs = [replace(ref, matched_by=fused.why.get(ref.id)) for ref in refs]
+    return PaperMatches("text", refs, query.notes)
 
 
 def parse_claim_search(text: str) -> ClaimSearch:
@@ -189,8 +205,11 @@ def parse_claim_search(text: str) -> ClaimSearch:
     )
 
 
-async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> ClaimPage:
-    """One page of `/claims` results, 10 a page, in a stable order."""
+async def search_claims(
+    session: AsyncSession, text: str, *, page: int = 1, dense: DenseSearch | None = None
+) -> ClaimPage:
+    """One page of `/claims` results, 10 a page, in a stable order; fused with search by
+    meaning when `dense` is given and ready."""
     search = parse_claim_search(text)
     query = parse_query(search.words)
     papers: list[PaperRef] = []
@@ -204,6 +223,7 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
             )
         paper_ids = tuple(p.id for p in papers)
     where = dialect.ClaimFilter(paper_ids, search.since, search.until)
+    why: dict[int, str] = {}
     page = max(page, 1)
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
@@ -213,11 +233,21 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
             raise BadQuery("Type some words to search for.")
         ids = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
     else:
-        async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-            ids = await dialect.match_claims(
-                session, query, where, limit=PAGE_SIZE + 1, offset=offset, window=RANK_WINDOW
+
+        async def lexical(limit: int, offset: int) -> list[int]:
+            async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+                return await dialect.match_claims(
+                    session, query, where, limit=limit, offset=offset, window=RANK_WINDOW
+                )
+
+        if dense is None or not dense.ready:
+            ids = await lexical(PAGE_SIZE + 1, offset)
+        else:
+            fused = await hybrid.claim_page(
+                session, dense, search.words, where, lexical, offset=offset, limit=PAGE_SIZE + 1
             )
-    hits = await _hits(session, ids[:PAGE_SIZE], query)
+            ids, why = fused.ids, fused.why
+    hits = await _hits(session, ids[:PAGE_SIZE], query, why)
     return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes)
 
 
@@ -271,7 +301,9 @@ async def _claims_without_words(
     return [row[0] for row in rows]
 
 
-async def _hits(session: AsyncSession, ids: Sequence[int], query: Query) -> list[ClaimHit]:
+async def _hits(
+    session: AsyncSession, ids: Sequence[int], query: Query, why: dict[int, str] | None = None
+) -> list[ClaimHit]:
     if not ids:
         return []
     rows = await session.execute(
@@ -285,6 +317,7 @@ async def _hits(session: AsyncSession, ids: Sequence[int], query: Query) -> list
         by_id[claim_id] = ClaimHit(
             claim_id, number, source, text_zh, quote_en, _ref(row[5:]),
             highlight_spans(text_zh, query), highlight_spans(quote_en, query),
+            (why or {}).get(claim_id),
         )  # fmt: skip
     return [by_id[i] for i in ids if i in by_id]
 

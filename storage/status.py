@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage import vectors
+from storage.embedders import Embedder
 from storage.models import CLAIM_FROM_REVIEW, Claim, DigestPost, Document, IngestRun, Paper
 
 
@@ -19,6 +21,8 @@ class StoreStatus:
     database: str
     last_ingest: dict[str, Any] | None
     last_digest: dict[str, Any] | None  # the newest summary post: posted, failed or in flight
+    embedder: str = "none"  # the model search by meaning uses, or why there is none
+    vectors_waiting: int | None = None  # claims and papers without a vector of that model
 
 
 def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
@@ -41,7 +45,9 @@ def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
     }
 
 
-async def store_status(session: AsyncSession) -> StoreStatus:
+async def store_status(
+    session: AsyncSession, embedder: Embedder | None = None, embedder_description: str = "none"
+) -> StoreStatus:
     async def count(model: type[Any], *where: Any) -> int:
         query = select(func.count()).select_from(model).where(*where)
         return (await session.execute(query)).scalar_one()
@@ -64,4 +70,6 @@ async def store_status(session: AsyncSession) -> StoreStatus:
             "slack_ts": post.slack_ts, "error": post.error,
             "posted_at": post.posted_at.isoformat() if post.posted_at else None,
         },
+        embedder=embedder_description,
+        vectors_waiting=None if embedder is None else await vectors.waiting(session, embedder),
     )  # fmt: skip

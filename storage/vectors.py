@@ -54,9 +54,13 @@ def to_bytes(vector: NDArray[np.float32]) -> bytes:
 def from_bytes(blobs: Sequence[bytes], dim: int) -> NDArray[np.float32]:
     """Stored vectors as a float32 matrix; a blob of another size (another model's) is
     left as zeros, which no search finds."""
+    size = dim * 2
+    if all(len(blob) == size for blob in blobs):  # the usual case: one conversion
+        joined = np.frombuffer(b"".join(blobs), dtype=np.float16)
+        return joined.reshape(len(blobs), dim).astype(np.float32)
     out = np.zeros((len(blobs), dim), dtype=np.float32)
     for i, blob in enumerate(blobs):
-        if len(blob) == dim * 2:
+        if len(blob) == size:
             out[i] = np.frombuffer(blob, dtype=np.float16)
     return out
 

@@ -51,7 +51,9 @@ def register(app: AsyncApp, services: Services) -> None:
             await send(respond, STALE)
             return
         text, page = wanted
-        search = services.searches.run(body["user"]["id"], replies.claims(sessions, text, page))
+        search = services.searches.run(
+            body["user"]["id"], replies.claims(sessions, text, page, services.dense)
+        )
         await send(respond, await bounded(services, search))
 
     @app.action(ids.REMOVE_SUBSCRIPTION)

@@ -38,12 +38,13 @@ def register(app: AsyncApp, services: Services) -> None:
 
             work = replies.subscription_command(sessions, verb.lower(), rest, asker, announce)
         else:
-            work = services.searches.run(command["user_id"], replies.paper(sessions, text))
+            search = replies.paper(sessions, text, services.dense)
+            work = services.searches.run(command["user_id"], search)
         await answer(services, ack, respond, work)
 
     @app.command("/claims")
     async def claims(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
-        search = replies.claims(sessions, command.get("text", ""))
+        search = replies.claims(sessions, command.get("text", ""), dense=services.dense)
         await answer(services, ack, respond, services.searches.run(command["user_id"], search))
 
     @app.command("/digest")
@@ -95,4 +96,5 @@ def register(app: AsyncApp, services: Services) -> None:
                        max_file_mb=services.settings.max_file_mb),
                 "reingest",
             )  # fmt: skip
+        services.embed_in_background()
         await respond(**replies.ingest_done(report).as_payload())
