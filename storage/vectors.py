@@ -3,14 +3,18 @@ them back for the in-memory index.
 
 What is embedded is the English side, which worked best for queries in either language:
 a claim's evidence quote (`quote_en`; for an abstract's result sentence, the sentence),
-and a paper's title with its English abstract. Where a claim's quote is no prose (a table
-row: fewer than five words), the claim's own statement is embedded instead, and a paper
-without English text is embedded by its name, subtitle and positioning.
+and a paper's title with its English abstract. Chinese text is not embedded: on the seeds,
+a Chinese review or a claim's Chinese statement came out close to every Chinese query and
+crowded the English abstracts out. So a deep read without English text is embedded by its
+name only, and is found by meaning through its claims' English quotes; a claim whose quote
+is a table row is embedded as it is (found by its numbers and Chinese words, lexically).
+
+The stored version is the model's version and TEXT_VERSION: changing what is embedded
+makes every vector stale, as a new model does.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -25,15 +29,13 @@ from storage.embedders import Embedder
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, ItemVector, Paper
 
 KINDS = (VECTOR_OF_CLAIM, VECTOR_OF_PAPER)
+TEXT_VERSION = "t2"
 MAX_TEXT_CHARS = 2000  # the model reads ~512 tokens; the rest would only cost time
-_PROSE_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def claim_text(text_zh: str, quote_en: str) -> str:
-    """What a claim is embedded by: its English quote, unless that is not prose."""
-    if len(_PROSE_WORD.findall(quote_en)) >= 5:
-        return quote_en[:MAX_TEXT_CHARS]
-    return " ".join(part for part in (text_zh, quote_en) if part)[:MAX_TEXT_CHARS]
+    """What a claim is embedded by: its English quote (its statement if it has none)."""
+    return (quote_en or text_zh)[:MAX_TEXT_CHARS]
 
 
 def paper_text(
@@ -41,10 +43,9 @@ def paper_text(
     positioning: str | None,
 ) -> str:  # fmt: skip
     if abstract_en or title:
-        head = title or name or ""
-        return f"{head}. {abstract_en or ''}".strip(". ")[:MAX_TEXT_CHARS]
-    parts = (name, subtitle, positioning)
-    return " ".join(p for p in parts if p)[:MAX_TEXT_CHARS]
+        parts = (title or name, abstract_en)
+        return ". ".join(part for part in parts if part)[:MAX_TEXT_CHARS]
+    return name or (subtitle or positioning or "")[:100]
 
 
 def to_bytes(vector: NDArray[np.float32]) -> bytes:
@@ -75,8 +76,12 @@ class Pending:
     text: str
 
 
+def stored_version(embedder: Embedder) -> str:
+    return f"{embedder.version}/{TEXT_VERSION}"
+
+
 def _current(embedder: Embedder) -> list[ColumnElement[bool]]:
-    return [ItemVector.model == embedder.name, ItemVector.model_version == embedder.version]
+    return [ItemVector.model == embedder.name, ItemVector.model_version == stored_version(embedder)]
 
 
 def _missing_claims(embedder: Embedder) -> Select[*tuple[Any, ...]]:
@@ -150,7 +155,7 @@ async def save(
         rows = [
             {"kind": kind, "item_id": item.item_id, "paper_id": item.paper_id,
              "claim_id": item.item_id if kind == VECTOR_OF_CLAIM else None,
-             "model": embedder.name, "model_version": embedder.version,
+             "model": embedder.name, "model_version": stored_version(embedder),
              "vector": to_bytes(vector), "embedded_at": read_at}
             for item, vector in mine if item.item_id in alive
         ]  # fmt: skip

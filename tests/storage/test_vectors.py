@@ -104,9 +104,10 @@ async def test_deleted_papers_and_claims_take_their_vectors_along(
     assert await stored(sessions) == SEED_ITEMS - claims - 2
 
 
-def test_a_table_row_quote_is_embedded_by_the_claims_own_words() -> None:
-    assert vectors.claim_text("吞吐随 batch 增大而提升", "32 | 2048 | 14336 | 1981.99").startswith(
-        "吞吐"
-    )
+def test_the_english_side_is_embedded() -> None:
     prose = "Enoki improves over the strongest prior detectors by a wide margin."
     assert vectors.claim_text("中文", prose) == prose
+    assert vectors.paper_text("A Title", "Name", "副标题", "An abstract.", "定位") == (
+        "A Title. An abstract."
+    )
+    assert vectors.paper_text(None, "Enoki", "副标题", None, "定位") == "Enoki"
