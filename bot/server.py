@@ -74,6 +74,10 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
 
 async def _build_then_embed(services: Services) -> None:
     await services.meaning.start(services.sessions)
+    dense = services.dense
+    if dense is not None:
+        log.info("search by meaning ready: %d claims and %d papers indexed",
+                 len(dense.claims), len(dense.papers))  # fmt: skip
     services.embed_in_background()
 
 

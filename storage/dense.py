@@ -84,7 +84,7 @@ class DenseSearch:
                     after = ids[-1]
                 self.index(kind).replace(built)
             self.ready = True
-        log.info(
+        log.debug(
             "search by meaning ready: %s, %d claims and %d papers",
             self.description, len(self.claims), len(self.papers),
         )  # fmt: skip

@@ -64,9 +64,10 @@ def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     result = paperbot("ingest", cwd=tmp_path)
     assert result.returncode == 0
-    assert result.stdout.strip() == (
-        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated"
-    )
+    assert result.stdout.strip().splitlines() == [
+        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated",
+        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (2))",
+    ]
 
 
 def test_digest_preview_then_post_then_nothing_new(tmp_path: Path) -> None:
@@ -106,6 +107,7 @@ def test_a_file_over_the_size_limit_fails_with_one_line_without_being_read(
         ".ru_maxrss)); sys.exit(code)"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env["PAPERBOT_EMBEDDER"] = "hash"
     result = subprocess.run(
         [sys.executable, "-c", measured, str(peak), PAPERBOT, "ingest", "digests", "--json"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
