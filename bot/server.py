@@ -68,7 +68,7 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
             # The model answers the first query fast; the index is built (and anything
             # not embedded yet is embedded) in the background, lexical search meanwhile.
             await meaning.search.warm()
-            services.spawn(_build_then_embed(services), "search index")
+            services.embedding_work(_build_then_embed(services), "search index")
         yield
 
 
@@ -101,6 +101,7 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
     scheduler.start()
     yield
     scheduler.shutdown(wait=False)
+    services.stop_embedding()
     if socket is not None:
         await socket.close_async()  # type: ignore[no-untyped-call]
     await services.drain(grace=SHUTDOWN_GRACE_SECONDS)

@@ -29,6 +29,7 @@ class Services:
     # `ask` and `shell`: Slack is a local stand-in, so nothing may be recorded as posted.
     offline: bool = False
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    _embedding: set[asyncio.Task[Any]] = field(default_factory=set)
 
     @property
     def work_deadline(self) -> float:
@@ -42,7 +43,18 @@ class Services:
     def embed_in_background(self) -> None:
         """Vectors for what an ingest added, without holding up anything else."""
         if self.meaning.search is not None:
-            self.spawn(self.meaning.embed(self.sessions), "embedding")
+            self.embedding_work(self.meaning.embed(self.sessions), "embedding")
+
+    def embedding_work(self, work: Coroutine[Any, Any, Any], name: str) -> None:
+        """Background work for search by meaning: tracked, and stopped at once at
+        shutdown (it is resumable: the next start continues where it stopped)."""
+        task = self.spawn(work, name)
+        self._embedding.add(task)
+        task.add_done_callback(self._embedding.discard)
+
+    def stop_embedding(self) -> None:
+        for task in list(self._embedding):
+            task.cancel()
 
     def is_admin(self, user_id: str) -> bool:
         return user_id in self.settings.admins
