@@ -141,3 +141,44 @@ def test_the_size_limit_is_read_from_the_environment(tmp_path: Path) -> None:
     result = paperbot("ingest", "digests", cwd=tmp_path, env={"PAPERBOT_MAX_FILE_MB": "0.001"})
     assert result.returncode == 1
     assert "the limit is 0.001 MB (PAPERBOT_MAX_FILE_MB)" in result.stderr
+
+
+def test_ingest_embeds_what_waits_unless_told_not_to_and_status_counts_it(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    skipped = paperbot("ingest", "--no-embed", cwd=tmp_path)
+    waiting = json.loads(paperbot("status", "--json", cwd=tmp_path).stdout)
+    embedded = paperbot("ingest", cwd=tmp_path)
+    done = paperbot("status", cwd=tmp_path)
+
+    assert "vectors" not in skipped.stdout
+    assert (waiting["embedder"], waiting["vectors_waiting"]) == ("hash-bag-of-words (2)", 220)
+    assert embedded.stdout.splitlines()[-1] == (
+        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (2))"
+    )
+    assert "embedder   hash-bag-of-words (2)" in done.stdout
+    assert "vectors    0 items wait to be embedded" in done.stdout
+
+
+def test_without_a_model_search_is_lexical_and_status_says_so(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    env = {"PAPERBOT_EMBEDDER": "none"}
+    ingested = paperbot("ingest", cwd=tmp_path, env=env)
+    status = json.loads(paperbot("status", "--json", cwd=tmp_path, env=env).stdout)
+    answer = paperbot("ask", "/claims AUROC", cwd=tmp_path, env=env)
+
+    assert ingested.stdout.splitlines()[-1].startswith("vectors: none")
+    assert status["embedder"].endswith("search is lexical only")
+    assert status["vectors_waiting"] is None
+    assert "AUROC" in answer.stdout and "similar meaning" not in answer.stdout
+
+
+def test_an_unknown_embedder_is_a_usage_error(tmp_path: Path) -> None:
+    bad = paperbot("status", cwd=tmp_path, env={"PAPERBOT_EMBEDDER": "no such thing"})
+    missing = paperbot("status", cwd=tmp_path, env={"PAPERBOT_EMBEDDER": "nowhere.at_all:make"})
+    assert (bad.returncode, missing.returncode) == (2, 2)
+    assert bad.stderr.startswith("paperbot: PAPERBOT_EMBEDDER must be")
+    assert missing.stderr.startswith(
+        "paperbot: PAPERBOT_EMBEDDER=nowhere.at_all:make cannot be loaded"
+    )

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from jobs.embedding import embed_pending
 from jobs.ingest import ingest
 from storage import db, vectors
-from storage.embedders import HashEmbedder, Vectors
+from storage.embedders import EmbedderUnavailable, HashEmbedder, Vectors, load_embedder
 from storage.models import Claim, ItemVector, Paper, utcnow
 from tests.digests import SEEDS
 
@@ -111,3 +112,12 @@ def test_the_english_side_is_embedded() -> None:
         "A Title. An abstract."
     )
     assert vectors.paper_text(None, "Enoki", "副标题", None, "定位") == "Enoki"
+
+
+def test_a_team_plugs_in_its_own_model_by_factory() -> None:
+    plugged = load_embedder("storage.embedders:HashEmbedder")
+    assert isinstance(plugged.embedder, HashEmbedder)
+    assert plugged.description == "hash-bag-of-words (2)"
+    with pytest.raises(EmbedderUnavailable, match="did not return an embedder"):
+        load_embedder("builtins:object")
+    assert load_embedder("none").embedder is None
