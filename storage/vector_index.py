@@ -51,10 +51,6 @@ class VectorIndex:
         with self._lock:
             self._index = index
 
-    def ids(self) -> set[int]:
-        with self._lock:
-            return {int(key) for key in self._index.keys}
-
     def add(self, ids: Sequence[int], vectors: NDArray[np.float32]) -> None:
         if not len(ids):
             return
@@ -64,11 +60,6 @@ class VectorIndex:
             if present.any():  # a re-embedded item: its old vector goes first
                 self._index.remove(keys[present])
             self._index.add(keys, vectors)
-
-    def remove(self, ids: Sequence[int]) -> None:
-        if ids:
-            with self._lock:
-                self._index.remove(np.asarray(ids, dtype=np.uint64))
 
     def search(self, vector: NDArray[np.float32], count: int) -> list[tuple[int, float]]:
         """The `count` nearest items as (id, cosine similarity), most similar first."""

@@ -165,13 +165,6 @@ async def save(
     return stored
 
 
-async def current_ids(session: AsyncSession, embedder: Embedder, kind: str) -> set[int]:
-    rows = await session.execute(
-        select(ItemVector.item_id).where(ItemVector.kind == kind, *_current(embedder))
-    )
-    return set(rows.scalars())
-
-
 async def read(
     session: AsyncSession, embedder: Embedder, kind: str, *, after: int = 0,
     limit: int | None = None, ids: Sequence[int] | None = None,
