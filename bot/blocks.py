@@ -384,7 +384,9 @@ HELP = {
         '• `/claims AUROC` · `/claims 延迟` · `/claims 0.886` · `/claims "median AUROC"`\n'
         "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
         "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
-        "Every word must match; quote words to match them as a phrase. 10 results a page."
+        "Every word must match; quote words to match them as a phrase. With search by "
+        "meaning on, claims saying the same in other words or the other language follow, "
+        "marked _similar meaning_. 10 results a page."
     ),
     "/digest": (
         "*`/digest`* previews the next daily summary of newly ingested papers.\n"

