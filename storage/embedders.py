@@ -88,13 +88,14 @@ class E5Embedder:
 
 class HashEmbedder:
     """A deterministic stand-in: the words of a text as the search index cuts them
-    (Chinese in two-character pieces), hashed with a sign into `dim` buckets. Texts
+    (Chinese in two-character pieces; numbers left out, they carry no meaning alone),
+    hashed with a sign into `dim` buckets. Texts
     sharing words are close; it knows no meaning and no languages. Many buckets keep
     chance collisions small: unrelated texts stay under 0.06, while a two-word query
     sharing one word with a 50-word claim reaches about 0.1."""
 
     name = "hash-bag-of-words"
-    version = "2"
+    version = "3"
     floor = 0.08
 
     def __init__(self, dim: int = 4096) -> None:
@@ -103,6 +104,8 @@ class HashEmbedder:
     def _vector(self, text: str) -> NDArray[np.float32]:
         vector = np.zeros(self.dim, dtype=np.float32)
         for token in index_text(text).split():
+            if token.replace(".", "").isdigit():
+                continue
             digest = hashlib.blake2b(token.encode(), digest_size=8).digest()
             bucket = int.from_bytes(digest[:4], "little") % self.dim
             vector[bucket] += 1.0 if digest[4] & 1 else -1.0

@@ -34,7 +34,7 @@ def test_db_upgrade_then_status_prints_zero_counts(database_url: URL, tmp_path: 
         "database": database_url.get_backend_name(),
         "last_ingest": None,
         "last_digest": None,
-        "embedder": "hash-bag-of-words (2)",
+        "embedder": "hash-bag-of-words (3)",
         "vectors_waiting": 0,
     }
 

@@ -66,7 +66,7 @@ def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert result.stdout.strip().splitlines() == [
         "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated",
-        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (2))",
+        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (3))",
     ]
 
 
@@ -153,11 +153,11 @@ def test_ingest_embeds_what_waits_unless_told_not_to_and_status_counts_it(
     done = paperbot("status", cwd=tmp_path)
 
     assert "vectors" not in skipped.stdout
-    assert (waiting["embedder"], waiting["vectors_waiting"]) == ("hash-bag-of-words (2)", 220)
+    assert (waiting["embedder"], waiting["vectors_waiting"]) == ("hash-bag-of-words (3)", 220)
     assert embedded.stdout.splitlines()[-1] == (
-        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (2))"
+        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (3))"
     )
-    assert "embedder   hash-bag-of-words (2)" in done.stdout
+    assert "embedder   hash-bag-of-words (3)" in done.stdout
     assert "vectors    0 items wait to be embedded" in done.stdout
 
 

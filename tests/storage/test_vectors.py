@@ -117,7 +117,7 @@ def test_the_english_side_is_embedded() -> None:
 def test_a_team_plugs_in_its_own_model_by_factory() -> None:
     plugged = load_embedder("storage.embedders:HashEmbedder")
     assert isinstance(plugged.embedder, HashEmbedder)
-    assert plugged.description == "hash-bag-of-words (2)"
+    assert plugged.description == "hash-bag-of-words (3)"
     with pytest.raises(EmbedderUnavailable, match="did not return an embedder"):
         load_embedder("builtins:object")
     assert load_embedder("none").embedder is None
