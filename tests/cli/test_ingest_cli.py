@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -182,3 +183,24 @@ def test_an_unknown_embedder_is_a_usage_error(tmp_path: Path) -> None:
     assert missing.stderr.startswith(
         "paperbot: PAPERBOT_EMBEDDER=nowhere.at_all:make cannot be loaded"
     )
+
+
+def test_a_terminal_sees_the_embedding_progress_bar(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    main, terminal = os.openpty()  # stderr on a terminal; stdout still a pipe
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    try:
+        result = subprocess.run(
+            [PAPERBOT, "ingest"], cwd=tmp_path, env=env | {"PAPERBOT_EMBEDDER": "hash"},
+            stdout=subprocess.PIPE, stderr=terminal, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        os.close(terminal)
+        shown = b""
+        with contextlib.suppress(OSError):  # the terminal's end reads EIO once drained
+            while chunk := os.read(main, 65536):
+                shown += chunk
+    finally:
+        os.close(main)
+    assert result.returncode == 0
+    assert "embedding [" in shown.decode() and "] 220/220" in shown.decode()
+    assert "embedding [" not in result.stdout
