@@ -58,8 +58,12 @@ class Meaning:
         async with self._running:
             while True:
                 self._again = False
-                report = await embed_pending(sessions, self.passages)
-                await self.search.refresh(sessions, report.stored)
+                try:
+                    report = await embed_pending(sessions, self.passages)
+                    await self.search.refresh(sessions, report.stored)
+                except Exception:  # search stays as it was; the next ingest tries again
+                    log.exception("embedding for search by meaning failed")
+                    return
                 if report.embedded:
                     log.info("embedded %d items; %d wait", report.embedded, report.waiting)
                 if not self._again:

@@ -73,7 +73,11 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _build_then_embed(services: Services) -> None:
-    await services.meaning.start(services.sessions)
+    try:
+        await services.meaning.start(services.sessions)
+    except Exception:  # the bot keeps serving, lexically
+        log.exception("building the index for search by meaning failed: search is lexical")
+        return
     dense = services.dense
     if dense is not None:
         log.info("search by meaning ready: %d claims and %d papers indexed",
