@@ -9,6 +9,7 @@ the bot was down is posted when it comes back; one already posted is not posted 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime, timedelta
@@ -77,17 +78,31 @@ async def deliver_subscriptions(
     )  # fmt: skip
 
 
+def tracked(
+    services: Services, work: Callable[..., Coroutine[Any, Any, Any]]
+) -> Callable[..., Awaitable[Any]]:
+    """Each run under its own log id, and tracked: shutdown waits for a running job instead
+    of closing the database under it. The scheduler cancels the runs it is awaiting when it
+    shuts down; the shield leaves the work itself to the services' drain."""
+
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        task = services.spawn(work(*args, **kwargs), work.__name__)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.done():
+                raise
+            log.debug("%s left to finish during shutdown", work.__name__)
+            return None
+
+    return logs.job(run)
+
+
 def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOScheduler:
     settings = services.settings
 
     def job(work: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Awaitable[Any]]:
-        """Each run under its own log id, and tracked: shutdown waits for a running job
-        instead of closing the database under it."""
-
-        async def run(*args: Any, **kwargs: Any) -> Any:
-            return await services.spawn(work(*args, **kwargs), work.__name__)
-
-        return logs.job(run)
+        return tracked(services, work)
 
     scheduler = AsyncIOScheduler(
         timezone=settings.timezone,

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from sqlalchemy.engine import URL
 
 from bot.app import slack_client
 from bot.local_slack import LocalSlack
-from bot.scheduling import build_scheduler, latest_firing
+from bot.scheduling import build_scheduler, latest_firing, tracked
 from bot.services import Services
 from bot.settings import load_settings
 from storage import db
@@ -87,3 +89,28 @@ async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: P
     assert next_day is not None and (next_day.status, next_day.papers) == ("posted", 1)
     assert len(parents) == 2
     assert "Late Paper" in str(parents[1]["blocks"])
+
+
+async def test_a_job_running_at_shutdown_finishes_without_an_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The scheduler cancels the runs it awaits when it shuts down; the work itself is left
+    to finish in the drain instead of failing with a traceback half-way through a query."""
+    settings = load_settings({}, dotenv_path=tmp_path / "none")
+    services = Services(settings, sessions=None)  # type: ignore[arg-type]
+    started, finished = asyncio.Event(), asyncio.Event()
+
+    async def slow_work() -> None:
+        started.set()
+        await asyncio.sleep(0.3)
+        finished.set()
+
+    scheduler = AsyncIOScheduler()
+    scheduler.add_job(tracked(services, slow_work), id="slow")
+    scheduler.start()
+    await asyncio.wait_for(started.wait(), timeout=5)
+    scheduler.shutdown(wait=False)
+    await services.drain(grace=5)
+
+    assert finished.is_set()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
