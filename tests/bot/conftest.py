@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import URL
 
+from bot.blocks import WORKING
 from bot.local_slack import LocalSlack
 from bot.server import running
 from bot.settings import Settings, load_settings
@@ -63,6 +64,15 @@ class Bot:
                             response_url=self.slack.response_url())  # fmt: skip
         status, text_body = await self.post(body, **kwargs)
         return status, (json.loads(text_body) if text_body.startswith("{") else {"raw": text_body})
+
+    async def answer(self, line: str, **kwargs: Any) -> dict[str, Any]:
+        """What the user finally reads: the acknowledgement, or, when that said "Looking…"
+        (a slow machine), what then came through the response URL. One command at a time."""
+        posted = len(self.slack.called("response_url"))
+        _, reply = await self.command(line, **kwargs)
+        if reply.get("text") == WORKING.text:
+            reply = (await self.responses(posted + 1, within=30))[posted]
+        return reply
 
     async def event(self, event: dict[str, Any]) -> int:
         """Deliver an Events API event, as Slack posts it."""

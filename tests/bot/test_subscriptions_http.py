@@ -15,8 +15,7 @@ from tests.digests import Entry, huggingface_digest, write
 
 
 async def said(bot: Bot, line: str, **kwargs: str) -> str:
-    _, reply = await bot.command(line, **kwargs)
-    return as_text(reply)
+    return as_text(await bot.answer(line, **kwargs))
 
 
 @pytest.fixture
