@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import configparser
+import importlib.metadata
 import json
 import os
 import re
@@ -17,6 +18,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -137,17 +139,36 @@ def test_the_image_runs_paperbot_serve_as_a_user_that_is_not_root() -> None:
     assert not args.socket  # HTTP mode: what the health check and the proxy talk to
 
 
-def test_the_image_uses_a_slim_python_the_project_supports() -> None:
+def test_the_image_uses_a_slim_python_the_project_supports_pinned_by_digest() -> None:
     requires = re.search(r'requires-python = ">=3\.(\d+)"', (ROOT / "pyproject.toml").read_text())
     assert requires is not None
-    for image in instructions("FROM"):
-        match = re.fullmatch(r"python:3\.(\d+)-slim(?: AS \w+)?", image)
+    images = instructions("FROM")
+    for image in images:
+        match = re.fullmatch(r"python:3\.(\d+)-slim@sha256:[0-9a-f]{64}(?: AS \w+)?", image)
         assert match and int(match.group(1)) >= int(requires.group(1)), image
+    assert len({image.split()[0] for image in images}) == 1  # both stages, one base
 
 
-def test_the_image_installs_runtime_dependencies_only_from_copied_sources() -> None:
-    runs = " ".join(instructions("RUN"))
-    assert "pip install" in runs and "[dev]" not in runs and "-e " not in runs
+def test_the_image_is_labelled_with_the_package_source_version_and_licence() -> None:
+    labels: dict[str, str] = {}
+    for word, args in final_stage():
+        if word == "LABEL":
+            labels |= dict(pair.split("=", 1) for pair in shlex.split(args))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    oci = "org.opencontainers.image."
+    assert labels[oci + "version"] == project["version"] == importlib.metadata.version("paperbot")
+    assert labels[oci + "licenses"] == project["license"]
+    assert labels[oci + "source"] == project["urls"]["Source"]
+    assert labels[oci + "title"] == "paperbot"
+
+
+def test_the_image_installs_the_runtime_lock_with_hashes_and_resolves_nothing_else() -> None:
+    runs = instructions("RUN")
+    installs = [run for run in runs if "pip install" in run]
+    assert "--require-hashes -r requirements/runtime.lock" in installs[0]
+    assert all("--no-deps" in run for run in installs[1:])  # paperbot itself
+    joined = " ".join(runs)
+    assert "[dev]" not in joined and "-e " not in joined and "dev.lock" not in joined
     copied = [args.split()[:-1] for args in instructions("COPY") if "--from" not in args]
     allowed = (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
     for sources in copied:
@@ -312,7 +333,7 @@ def test_the_systemd_unit_is_hardened() -> None:
     assert "MemoryDenyWriteExecute" not in service
 
 
-# --- what `pip install .` in the image installs ----------------------------------------
+# --- what `pip install --no-deps .` in the image installs ----------------------------------------
 
 
 def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> None:
@@ -325,6 +346,7 @@ def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> N
             *names, _ = args.split()
             for name in names:
                 copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
                 copy(ROOT / name, source / name)
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
