@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.metadata
 import json
 import os
 import shutil
@@ -21,6 +22,7 @@ import pytest
 
 from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
+from bot.version import describe
 from tests.bot.conftest import SECRET, TOKEN
 from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
 from tests.digests import SEEDS
@@ -92,8 +94,12 @@ async def test_serve_answers_healthz_and_stops_on_sigterm(tmp_path: Path) -> Non
     ):
         health = await until_up(http, served)
         assert health.status == 200
-        assert (await health.json()) == {"status": "ok", "database": "sqlite"}
+        assert (await health.json()) == {
+            "status": "ok", "database": "sqlite", "version": importlib.metadata.version("paperbot"),
+        }  # fmt: skip
     assert served.returncode == 0, served.stderr
+    # The start line says which paperbot serves, with its parser and schema versions.
+    assert f"{describe()} serving on 0.0.0.0 port {served.port}" in served.stderr
     assert "shutting down" in served.stderr
     assert "Traceback" not in served.stderr
     assert TOKEN not in served.stderr and SECRET not in served.stderr

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import URL
 
+from jobs.parser import PARSER_VERSION
 from tests.cli.helpers import paperbot
 
+ROOT = Path(__file__).resolve().parents[2]
+
 SUBCOMMANDS = ["ingest", "status", "ask", "shell", "serve", "digest", "db", "manifest"]
+
+
+def test_version_names_the_package_parser_and_schema_versions(tmp_path: Path) -> None:
+    result = paperbot("--version", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    heads = sorted(p.name[:4] for p in (ROOT / "storage" / "migrations" / "versions").glob("0*.py"))
+    expected = f"paperbot {project['version']} (parser {PARSER_VERSION}, schema {heads[-1]})"
+    assert result.stdout == expected + "\n"
+    assert result.stderr == ""
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)
