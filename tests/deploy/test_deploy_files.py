@@ -33,7 +33,7 @@ from bot.watchdog import EXIT_STUCK, STUCK_AFTER_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PAPERBOT_DOMAIN", "DIGESTS_ON_HOST"}
+COMPOSE_ONLY = {"PAPERBOT_DOMAIN", "DIGESTS_ON_HOST"}
 
 
 def dockerfile() -> list[tuple[str, str]]:
@@ -233,23 +233,57 @@ def test_compose_runs_postgres_with_a_named_volume_and_a_health_check() -> None:
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
 
 
-def test_compose_bots_wait_for_postgres_and_reach_it_with_the_configured_url() -> None:
+def mounted_secrets(service: dict[str, Any], tmp_path: Path) -> dict[str, str]:
+    """/run/secrets/NAME of each secret the service lists -> a file holding a test value."""
+    declared = compose()["secrets"]
+    mounted = {}
+    for name in service["secrets"]:
+        assert declared[name]["file"] == f"./secrets/{name}"  # deploy/secrets/, ignored by git
+        path = tmp_path / name
+        path.write_text(f"xoxb-test-compose-{name}\n")
+        mounted[f"/run/secrets/{name}"] = str(path)
+    return mounted
+
+
+def test_compose_bots_wait_for_postgres_and_reach_it_with_the_configured_url(
+    tmp_path: Path,
+) -> None:
     spec = compose()
     bot, postgres = spec["services"]["bot"], spec["services"]["postgres"]
     assert bot["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert bot["env_file"] == ".env"
-    variables = {"POSTGRES_PASSWORD": "0123abcd"}
-    env = {k: substitute(str(v), variables) for k, v in bot["environment"].items()}
+    files = mounted_secrets(bot, tmp_path)
+    env = {k: files.get(str(v), str(v)) for k, v in bot["environment"].items()}
     settings = load_settings(env, dotenv_path=DEPLOY / ".env.example")
     url = settings.database_url
     assert (url.get_backend_name(), url.host, url.port) == ("postgresql", "postgres", 5432)
-    pg_env = {k: substitute(str(v), variables) for k, v in postgres["environment"].items()}
-    assert (url.username, url.password, url.database) == (
-        pg_env["POSTGRES_USER"], pg_env["POSTGRES_PASSWORD"], pg_env["POSTGRES_DB"],
-    )  # fmt: skip
+    pg_env = postgres["environment"]
+    assert (url.username, url.database) == (pg_env["POSTGRES_USER"], pg_env["POSTGRES_DB"])
+    # One password file for both: PostgreSQL sets it, the bots log in with it.
+    assert "POSTGRES_PASSWORD" not in pg_env
+    assert pg_env["POSTGRES_PASSWORD_FILE"] in files
+    assert url.password == Path(files[pg_env["POSTGRES_PASSWORD_FILE"]]).read_text().strip()
     mount = substitute(bot["volumes"][0], {}).split(":")
     assert mount[1] == str(settings.digest_dir) and mount[2] == "ro"
     assert (DEPLOY / mount[0]).is_dir()
+
+
+def test_compose_passes_every_secret_as_a_file_never_as_a_variable(tmp_path: Path) -> None:
+    spec = compose()
+    bot = spec["services"]["bot"]
+    files = mounted_secrets(bot, tmp_path)
+    env = {k: files.get(str(v), str(v)) for k, v in bot["environment"].items()}
+    # A value `.env` may still hold is blanked, so it cannot clash with its file.
+    for name in ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "PAPERBOT_DATABASE_URL_FILE"):
+        assert env[name] == ""
+    dotenv = {"SLACK_BOT_TOKEN": "xoxb-test-left-in-dotenv", "SLACK_SIGNING_SECRET": "left"}
+    settings = load_settings(dotenv | env, dotenv_path=tmp_path / "none")
+    settings.require_slack(socket_mode=False)  # what serve needs, from the files
+    assert settings.slack_bot_token == "xoxb-test-compose-slack_bot_token"
+    assert settings.slack_signing_secret == "xoxb-test-compose-slack_signing_secret"
+    assert not any(re.search(r"PASSWORD|TOKEN|SECRET", str(v)) for v in env.values())
+    assert ".env" not in spec["secrets"]
+    assert "deploy/secrets/" in (ROOT / ".gitignore").read_text().splitlines()
 
 
 def test_compose_builds_the_dockerfile_and_runs_two_replicas_behind_one_proxy() -> None:
@@ -309,6 +343,32 @@ def test_the_systemd_unit_restarts_a_stuck_bot() -> None:
     assert (service["Type"], service["NotifyAccess"]) == ("notify", "main")
     assert int(service["WatchdogSec"]) > STUCK_AFTER_SECONDS
     assert service["Restart"] == "on-failure" and EXIT_STUCK != 0
+
+
+def test_the_systemd_unit_hands_the_slack_secrets_over_as_credentials(tmp_path: Path) -> None:
+    lines = (DEPLOY / "paperbot.service").read_text().splitlines()
+    credentials = dict(
+        line.removeprefix("LoadCredential=").split(":", 1)
+        for line in lines
+        if line.startswith("LoadCredential=")
+    )
+    assert all(path.startswith("/etc/paperbot/credentials/") for path in credentials.values())
+    files = dict(
+        line.removeprefix("Environment=").split("=", 1)
+        for line in lines
+        if line.startswith("Environment=") and "_FILE=" in line
+    )
+    assert set(files) <= variables_the_code_reads()
+    env = {}
+    for variable, path in files.items():
+        name = path.removeprefix("%d/")  # %d: the service's credentials folder
+        assert name in credentials, f"{variable} names a credential that is not loaded"
+        (tmp_path / name).write_text(f"xoxb-test-credential-{name}\n")
+        env[variable] = str(tmp_path / name)
+    settings = load_settings(env, dotenv_path=DEPLOY / ".env.example")
+    settings.require_slack(socket_mode=False)  # serve starts with them
+    assert settings.slack_bot_token == "xoxb-test-credential-slack_bot_token"
+    assert settings.slack_signing_secret == "xoxb-test-credential-slack_signing_secret"
 
 
 HARDENING = {
