@@ -105,6 +105,27 @@ def test_a_bad_setting_stops_with_one_line_naming_it(
     assert lines[0].startswith(f"paperbot: {variable} ")
 
 
+@pytest.mark.parametrize("fault", ["missing", "empty", "directory", "both set"])
+def test_a_bad_secret_file_stops_with_one_line_naming_it(fault: str, tmp_path: Path) -> None:
+    path = tmp_path / "slack_bot_token"
+    env = {"SLACK_BOT_TOKEN_FILE": str(path)}
+    if fault == "empty":
+        path.write_text("\n")
+    elif fault == "directory":
+        path.mkdir()
+    elif fault == "both set":
+        path.write_text("xoxb-test-cli-file\n")
+        env["SLACK_BOT_TOKEN"] = "xoxb-test-cli-env"
+    expected = {
+        "missing": f"SLACK_BOT_TOKEN_FILE: cannot read {path}: No such file or directory",
+        "empty": f"SLACK_BOT_TOKEN_FILE: {path} is empty",
+        "directory": f"SLACK_BOT_TOKEN_FILE: {path} is a directory, not a file",
+        "both set": "SLACK_BOT_TOKEN and SLACK_BOT_TOKEN_FILE are both set: keep one",
+    }[fault]
+    result = paperbot("status", cwd=tmp_path, env=env)
+    assert (result.returncode, result.stderr, result.stdout) == (2, f"paperbot: {expected}\n", "")
+
+
 def test_a_bad_setting_in_dotenv_is_named_too(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("PAPERBOT_TIMEZONE=Nowhere/Atall\n")
     result = paperbot("status", cwd=tmp_path)
