@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
@@ -22,27 +23,45 @@ from bot.blocks import Message
 from bot.services import Services
 
 ACK_WITHIN = 2.0  # seconds; Slack gives up at 3
+T = TypeVar("T")
 
 
-async def bounded(services: Services, work: Coroutine[Any, Any, Message]) -> Message:
+async def bounded(services: Services, work: Coroutine[Any, Any, T]) -> T:
     """Run work tracked (shutdown waits for it) and under the deadline."""
-    message: Message = await services.spawn(asyncio.wait_for(work, services.work_deadline), "reply")
-    return message
+    done: T = await services.spawn(asyncio.wait_for(work, services.work_deadline), "reply")
+    return done
+
+
+@dataclass(frozen=True)
+class Later:
+    """A reply in two parts: `now` at once, then what `then` returns when it is done.
+    `then` (an ingest, a post to a channel) runs tracked, past the command's deadline."""
+
+    now: Message
+    then: Coroutine[Any, Any, Message]
+    name: str  # of its task, in logs
+
+
+Reply = Message | Later
 
 
 async def answer(
-    services: Services, ack: AsyncAck, respond: AsyncRespond, work: Coroutine[Any, Any, Message]
+    services: Services, ack: AsyncAck, respond: AsyncRespond, work: Coroutine[Any, Any, Reply]
 ) -> None:
     reply = asyncio.ensure_future(bounded(services, work))
     done, _ = await asyncio.wait({reply}, timeout=ACK_WITHIN)
+    if not done:
+        await ack(**blocks.WORKING.as_payload())
+    # A failure is re-raised here; the app's error handler turns it into the answer.
+    result = await reply
+    first = result.now if isinstance(result, Later) else result
     if done:
-        # .result() re-raises a failure, which the app's error handler turns into the
-        # acknowledgement's text.
-        await ack(**reply.result().as_payload())
-        return
-    await ack(**blocks.WORKING.as_payload())
-    message = await reply
-    await respond(**message.as_payload(), replace_original=True)
+        await ack(**first.as_payload())
+    else:
+        await respond(**first.as_payload(), replace_original=True)
+    if isinstance(result, Later):
+        message = await services.spawn(result.then, result.name)
+        await respond(**message.as_payload())
 
 
 async def send(respond: AsyncRespond, message: Message) -> None:

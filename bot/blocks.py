@@ -16,7 +16,10 @@ from datetime import date
 from typing import Any
 
 from bot import ids
-from storage.digests import LatestPost
+from bot.command_table import HELP
+from jobs.ingest import IngestReport, RunningIngest
+from jobs.summary import Outcome
+from storage.ledger import LatestPost
 from storage.search import (
     PAGE_SIZE,
     AddressedClaim,
@@ -128,8 +131,8 @@ def context(*parts: str) -> Block:
     return {"type": "context", "elements": elements}
 
 
-def button(label: str, action_id: str, value: dict[str, Any], *, style: str | None = None) -> Block:
-    encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+def button(label: str, action_id: str, encoded: str, *, style: str | None = None) -> Block:
+    """A button carrying `encoded`, a value made by bot.ids, which also reads it back."""
     if len(encoded) > MAX_BUTTON_VALUE:
         raise ValueError(f"button value too long for {action_id}")
     element: Block = {
@@ -252,9 +255,9 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     buttons = []
     if card.claim_count:
         label = f"Show claims ({card.claim_count})"
-        buttons.append(button(label, ids.SHOW_CLAIMS, {"paper": ref.key}, style="primary"))
+        buttons.append(button(label, ids.SHOW_CLAIMS, ids.paper_value(ref.key), style="primary"))
     if shared_by is None:
-        buttons.append(button("Share in channel", ids.SHARE_PAPER, {"paper": ref.key}))
+        buttons.append(button("Share in channel", ids.SHARE_PAPER, ids.paper_value(ref.key)))
     else:
         blocks.append(context(f"Shared by <@{shared_by}>" if ids.is_user_id(shared_by) else ""))
     if buttons:
@@ -274,8 +277,7 @@ def count_of(total: int, capped: bool, what: str) -> str:
 
 
 def next_page_button(action_id: str, typed: str, page: int) -> Block:
-    # 300 characters fit a button's value even if every one is escaped in JSON.
-    return actions(button("Next page", action_id, {"q": typed[:300], "page": page + 1}))
+    return actions(button("Next page", action_id, ids.next_page_value(typed, page + 1)))
 
 
 def paper_list(query: str, matches: PaperMatches) -> Message:
@@ -286,7 +288,7 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
     blocks: list[Block] = [section(f"{count} {verb} “{clip_escaped(query, 200)}” · {shown}")]
     blocks += search_notes(matches.notes)
     for ref in matches.papers[:15]:
-        line = f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"
+        line = f"*{clip_escaped(ref.label, 200)}*"
         if ref.subtitle and not ref.title:
             line += f"\n{clip_escaped(ref.subtitle, 200)}"
         if ref.digest_date:
@@ -296,7 +298,7 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
         blocks.append({
             "type": "section",
             "text": mrkdwn(line),
-            "accessory": button("Open", ids.OPEN_PAPER, {"paper": ref.key}),
+            "accessory": button("Open", ids.OPEN_PAPER, ids.paper_value(ref.key)),
         })  # fmt: skip
     if matches.has_next:
         blocks.append(next_page_button(ids.PAPER_NEXT_PAGE, query, matches.page))
@@ -318,7 +320,7 @@ def no_paper(query: str, notes: Sequence[str] = ()) -> Message:
 
 
 def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
-    paper = clip_escaped(hit.paper.title or hit.paper.name or hit.paper.key, 150)
+    paper = clip_escaped(hit.paper.label, 150)
     zh, en = (CLAIM_PREVIEW, QUOTE_PREVIEW) if preview else (1200, 1500)
     if hit.source == "review":
         where = f"*{paper}* · claim {hit.number}"
@@ -339,7 +341,7 @@ def addressed_claim(found: AddressedClaim) -> Message:
     if not found.hits:
         name = clip_escaped(found.papers[0].label, 150)
         blocks.append(section(f"*{name}* has no claim `{esc(found.address)}`."))
-    buttons = [button(f"Open {ref.label}", ids.OPEN_PAPER, {"paper": ref.key})
+    buttons = [button(f"Open {ref.label}", ids.OPEN_PAPER, ids.paper_value(ref.key))
                for ref in list(papers.values())[:5]]  # fmt: skip
     blocks.append(actions(*buttons))
     return _finish(f"{found.address}", blocks)
@@ -376,7 +378,7 @@ def suggestions(command: str, texts: Sequence[str]) -> list[Block]:
         return []
     options = " or ".join(f"*{clip_escaped(text, 100)}*" for text in texts)
     buttons = [
-        button(text, ids.RUN_SUGGESTION, {"c": command, "q": text[:300]}) for text in texts[:5]
+        button(text, ids.RUN_SUGGESTION, ids.suggestion_value(command, text)) for text in texts[:5]
     ]
     return [section(f"Did you mean {options}?"), actions(*buttons)]
 
@@ -404,7 +406,7 @@ def corrected(message: Message, used: str, typed: str) -> Message:
 
 
 def paper_claims(card: PaperDetails, hits: Iterable[ClaimHit]) -> Message:
-    title = card.ref.title or card.ref.name or card.ref.key
+    title = card.ref.label
     blocks: list[Block] = [header(f"Claims of {title}")]
     blocks += [claim_hit(hit) for hit in hits]
     return _finish(f"Claims of {title}", blocks)
@@ -424,46 +426,6 @@ def refusal(text: str) -> Message:
 
 
 # --- help, refusals, errors -----------------------------------------------------------
-
-HELP = {
-    "/paper": (
-        "*`/paper <arXiv ID or link | title | name | words>`* looks a paper up.\n"
-        "• `/paper 2609.35259` or an arxiv.org / papers.cool link\n"
-        "• `/paper GAPO`: a method or system name from a deep read\n"
-        "• `/paper streaming video memory`: words from the title, abstract or review\n"
-        "One match shows its card; several show a list to open, 10 a page. A mistyped "
-        "word gets *Did you mean* from the store's own words.\n"
-        "• `/paper subscribe AUROC`: a message each day with new papers that match "
-        "(`/paper subscriptions` lists and removes them)"
-    ),
-    "/claims": (
-        "*`/claims <words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]`* "
-        "searches the numbered claims of deep reads (and result sentences of abstracts).\n"
-        '• `/claims AUROC` · `/claims 延迟` · `/claims 0.886` · `/claims "median AUROC"`\n'
-        "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
-        "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
-        "Every word must match; quote words to match them as a phrase. 10 results a page."
-    ),
-    "/digest": (
-        "*`/digest`* previews the next daily summary of newly ingested papers.\n"
-        "*`/digest post`* (admins) posts it to the paper channel now."
-    ),
-    "/reingest": (
-        "*`/reingest`* (admins) reads the digest folder again and loads new or changed files; "
-        "*`/reingest force`* re-parses every file, e.g. after an upgrade of the parser. "
-        "You get the counts and any errors when it is done."
-    ),
-}
-
-
-HELP["/paper subscribe"] = (
-    "*`/paper subscribe <words>`* sends you a direct message each day listing the new papers "
-    "that match (the same search as `/paper` and `/claims`); never the same paper twice.\n"
-    "*`/paper subscriptions`* lists what you follow, with buttons to remove; "
-    "*`/paper unsubscribe <words>`* removes one.\n"
-    "*`/paper subscribe channel [at:HH:MM] <words>`* (admins, in a channel) posts that "
-    "channel's own daily list, at its own time."
-)
 
 
 def help_for(command: str) -> Message:
@@ -495,9 +457,9 @@ def first_sentence(text: str | None) -> str | None:
     return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0] if text else None
 
 
-def digest_paper(paper: PaperDetails) -> Block:
+def summary_paper(paper: PaperDetails) -> Block:
     ref = paper.ref
-    title = clip_escaped(ref.title or ref.name or ref.subtitle or ref.key, 200)
+    title = clip_escaped(ref.label, 200)
     if ref.title or ref.name:  # the subtitle is shown as the summary below instead
         ref = replace(ref, subtitle=None)
     arxiv = link(paper.arxiv_url, f"arXiv {ref.arxiv_id}") if ref.arxiv_id else ""
@@ -514,7 +476,7 @@ def digest_paper(paper: PaperDetails) -> Block:
     return section("\n".join(lines))
 
 
-def digest_messages(
+def summary_messages(
     day: date, papers: list[PaperDetails], more: int = 0, earliest: date | None = None
 ) -> list[dict[str, Any]]:
     """The summary: one parent message with the first papers, the rest as thread replies,
@@ -533,7 +495,7 @@ def digest_messages(
             + (f", the newest {len(papers)} listed" if more else "")
         ),
     ]
-    head += [digest_paper(p) for p in papers[:DIGEST_PARENT_PAPERS]]
+    head += [summary_paper(p) for p in papers[:DIGEST_PARENT_PAPERS]]
     rest = papers[DIGEST_PARENT_PAPERS:]
     if rest:
         head.append(context(f"…and {len(rest)} more in the thread."))
@@ -547,7 +509,7 @@ def digest_messages(
         chunk = rest[start : start + DIGEST_REPLY_PAPERS]
         first = DIGEST_PARENT_PAPERS + start + 1
         messages.append(_finish(
-            f"Papers {first}–{first + len(chunk) - 1}", [digest_paper(p) for p in chunk]
+            f"Papers {first}–{first + len(chunk) - 1}", [summary_paper(p) for p in chunk]
         ))  # fmt: skip
     return [{"text": m.text, "blocks": m.blocks} for m in messages]
 
@@ -570,7 +532,7 @@ def subscription_messages(
         context(f"{count} matching your subscriptions · `/paper subscriptions` to change them"),
     ]
     for match in shown:
-        blocks.append(digest_paper(match.paper))
+        blocks.append(summary_paper(match.paper))
         words = ", ".join(f"“{clip_escaped(w, 60)}”" for w in match.words)
         blocks.append(context(f"matches {words}"))
     if total > len(shown):
@@ -593,7 +555,7 @@ def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
         blocks.append({
             "type": "section",
             "text": mrkdwn(f"“{clip_escaped(item.words, 200)}” · for {where}{when}"),
-            "accessory": button("Remove", ids.REMOVE_SUBSCRIPTION, {"sub": item.id}),
+            "accessory": button("Remove", ids.REMOVE_SUBSCRIPTION, ids.subscription_value(item.id)),
         })  # fmt: skip
     return _finish(note or f"{len(followed)} subscriptions", blocks)
 
@@ -613,7 +575,7 @@ def paper_unfurl(card: PaperDetails, *, show: bool = True) -> dict[str, Any]:
     """A compact card for a pasted arXiv link: title, one line, claim count, and (`show`)
     a Show claims button."""
     ref = card.ref
-    lines = [f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"]
+    lines = [f"*{clip_escaped(ref.label, 200)}*"]
     summary = first_sentence(card.positioning or card.abstract_en)
     if summary:
         lines.append(clip_escaped(summary, 280))
@@ -623,7 +585,7 @@ def paper_unfurl(card: PaperDetails, *, show: bool = True) -> dict[str, Any]:
         facts.append(f"{card.finding_count} result sentences in the abstract")
     blocks: list[Block] = [section("\n".join(lines)), context(" · ".join(facts))]
     if show and (card.claim_count or card.finding_count):
-        blocks.append(actions(button("Show claims", ids.SHOW_CLAIMS, {"paper": ref.key})))
+        blocks.append(actions(button("Show claims", ids.SHOW_CLAIMS, ids.paper_value(ref.key))))
     return {"blocks": blocks}
 
 
@@ -654,7 +616,7 @@ def home_view(home: Home) -> dict[str, Any]:
         blocks.append(context(
             f"{latest.posted_at:%Y-%m-%d %H:%M} UTC in {where} · {len(latest.papers)} papers"
         ))  # fmt: skip
-        blocks += [digest_paper(paper) for paper in latest.papers[:15]]
+        blocks += [summary_paper(paper) for paper in latest.papers[:15]]
         if len(latest.papers) > 15:
             blocks.append(context(f"…and {len(latest.papers) - 15} more in the channel."))
     blocks.append(section(
@@ -666,3 +628,79 @@ def home_view(home: Home) -> dict[str, Any]:
     blocks.append(section("*How to use it*"))
     blocks += [help_for(c).blocks[0] for c in ("/paper", "/claims", "/paper subscribe")]
     return {"type": "home", "blocks": _fit(blocks, MAX_HOME_BLOCKS, MAX_HOME_CHARS)}
+
+
+# --- admin commands -------------------------------------------------------------------
+
+
+def not_admin(command: str) -> Message:
+    return text_reply(
+        f"Only admins can run `{command}`. Ask one of them, or an operator to add you to "
+        "`PAPERBOT_ADMINS`."
+    )
+
+
+def ingest_busy(running: RunningIngest | None) -> Message:
+    if running is None:
+        return text_reply("An ingest was just running; try again.")
+    who = running.triggered_by
+    by = f"<@{who}>" if who and ids.is_user_id(who) else f"the {running.trigger}"
+    return text_reply(
+        f"An ingest is already running, started by {by} at "
+        f"{running.started_at:%Y-%m-%d %H:%M:%S} UTC. Try again when it is done."
+    )
+
+
+def ingest_started(force: bool) -> Message:
+    what = "Re-parsing every file" if force else "Reading new and changed files"
+    return text_reply(f"{what} in the digest folder… I'll report here when it's done.")
+
+
+def ingest_done(report: IngestReport) -> Message:
+    docs, papers = report.documents, report.papers
+    text = (
+        f"Ingest #{report.run_id} done: {docs['new']} new, {docs['changed']} changed, "
+        f"{docs['unchanged']} unchanged, {docs['failed']} failed files; "
+        f"{papers['new']} new and {papers['updated']} updated papers."
+    )
+    lines = [esc(text)]
+    for error in report.errors[:10]:
+        lines.append(f"• `{esc(error['path'])}`: {esc(error['error'])}")
+    if len(report.errors) > 10:
+        lines.append(f"…and {len(report.errors) - 10} more errors (see `paperbot status`).")
+    if report.warnings:
+        first_warning = report.warnings[0]
+        lines.append(
+            f"{len(report.warnings)} parts left out of loaded files, first "
+            f"`{esc(first_warning['path'])}`: {esc(first_warning['warning'])} "
+            "(all in `paperbot status`)."
+        )
+    if report.skipped:
+        first = report.skipped[0]
+        more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
+        lines.append(f"Skipped, not digests: `{esc(first['path'])}`: {esc(first['reason'])}{more}.")
+    return Message(text=text, blocks=[section("\n".join(lines))])
+
+
+def cannot_post_here() -> Message:
+    return text_reply(
+        "I can't post in this conversation. Invite me first (`/invite @paperbot`), "
+        "then share again."
+    )
+
+
+def summary_outcome(outcome: Outcome, channel: str) -> Message:
+    where = channel_mention(channel)
+    text = {
+        "posted": f"Posted the summary of {outcome.papers} papers to {where}.",
+        "nothing new": f"Nothing new to post to {where}.",
+        "already claimed": f"A summary for {where} is being posted right now.",
+        "failed": f"Posting to {where} failed; the papers stay queued for the next run.",
+    }[outcome.status]
+    return text_reply(text)
+
+
+def no_digest_channel() -> Message:
+    return text_reply(
+        "No summary channel is configured: an operator sets `PAPERBOT_DIGEST_CHANNEL`."
+    )

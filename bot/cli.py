@@ -19,12 +19,14 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from bot import logs, manifest, version
 from bot.app import slack_client
-from bot.blocks import digest_messages
+from bot.blocks import summary_messages
+from bot.command_table import NAMES
+from bot.messenger import SlackMessenger
 from bot.server import CannotListen, serve
 from bot.settings import ConfigError, Settings, load_settings
 from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
-from jobs import digest
+from jobs import summary
 from jobs.check import check
 from jobs.ingest import ingest
 from storage import db, transfer
@@ -153,8 +155,7 @@ def as_plain_text(sent: list[Sent]) -> str:
 
 
 async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
-    print("paperbot shell: type a slash command (/paper, /claims, /digest, /reingest), "
-          "or `quit`.")  # fmt: skip
+    print(f"paperbot shell: type a slash command ({', '.join(NAMES)}), or `quit`.")
     async with offline_bot(settings) as bot:
         while True:
             try:
@@ -181,7 +182,7 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
         await db.upgrade(engine)
         sessions = db.session_factory(engine)
         if args.preview:
-            payloads = await digest.preview(sessions, channel or "", digest_messages, today=today)
+            payloads = await summary.preview(sessions, channel or "", summary_messages, today=today)
             print(
                 "\n\n".join(as_text(p) for p in payloads) or "Nothing new since the last summary."
             )
@@ -190,9 +191,9 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
             raise UsageError("no channel: set PAPERBOT_DIGEST_CHANNEL or pass --channel")
         if not settings.slack_bot_token:
             raise UsageError("missing required environment variables: SLACK_BOT_TOKEN")
-        client = slack_client(settings.slack_bot_token, settings.slack_api_url)
-        outcome = await digest.post(sessions, client, channel, digest.manual_period(),
-                                    digest_messages, today=today)  # fmt: skip
+        slack = SlackMessenger(slack_client(settings.slack_bot_token, settings.slack_api_url))
+        outcome = await summary.post(sessions, slack, channel, summary.manual_period(),
+                                     summary_messages, today=today)  # fmt: skip
     print(
         f"{outcome.status}: {outcome.papers} papers"
         + (f" ({outcome.error})" if outcome.error else "")

@@ -1,9 +1,14 @@
-"""Action IDs of the buttons the bot renders, and checks of values Slack sends back."""
+"""Action IDs of the buttons the bot renders, and their values: each value is encoded and
+decoded next to each other here; a decoder checks what Slack sends back and returns None
+for anything malformed or out of date."""
 
 from __future__ import annotations
 
 import json
 import re
+
+from storage.paper_keys import is_paper_key
+from storage.search_text import MAX_QUERY_CHARS
 
 SHOW_CLAIMS = "paper_show_claims"
 OPEN_PAPER = "paper_open"
@@ -29,8 +34,12 @@ def is_user_id(value: str) -> bool:
     return bool(_USER_ID.fullmatch(value))
 
 
-_PAPER_KEY = re.compile(r"(arxiv:\d{4}\.\d{4,5}|text:[0-9a-f]{8,64})")
 MAX_PAGE = 200
+SEARCH_COMMANDS = ("/paper", "/claims")
+
+
+def _encoded(value: dict[str, object]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _value(raw: object) -> dict[str, object] | None:
@@ -43,11 +52,21 @@ def _value(raw: object) -> dict[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
+def paper_value(key: str) -> str:
+    return _encoded({"paper": key})
+
+
 def paper_key(raw: object) -> str | None:
     """The paper key a button carries, if it is well formed."""
     value = _value(raw)
     key = value.get("paper") if value else None
-    return key if isinstance(key, str) and _PAPER_KEY.fullmatch(key) else None
+    return key if isinstance(key, str) and is_paper_key(key) else None
+
+
+def next_page_value(text: str, page: int) -> str:
+    """The button to `page` of the search `text`. What a search may be fits a button's
+    value even if every character is escaped in JSON."""
+    return _encoded({"q": text[:MAX_QUERY_CHARS], "page": page})
 
 
 def next_page(raw: object) -> tuple[str, int] | None:
@@ -61,6 +80,10 @@ def next_page(raw: object) -> tuple[str, int] | None:
     return text, page
 
 
+def subscription_value(sub: int) -> str:
+    return _encoded({"sub": sub})
+
+
 def subscription_id(raw: object) -> int | None:
     """The subscription a Remove button carries, if well formed."""
     value = _value(raw)
@@ -68,8 +91,8 @@ def subscription_id(raw: object) -> int | None:
     return sub if isinstance(sub, int) and 0 < sub < 2**31 else None
 
 
-SEARCH_COMMANDS = ("/paper", "/claims")
-MAX_SEARCH_CHARS = 300
+def suggestion_value(command: str, text: str) -> str:
+    return _encoded({"c": command, "q": text[:MAX_QUERY_CHARS]})
 
 
 def suggestion(raw: object) -> tuple[str, str] | None:
@@ -80,6 +103,6 @@ def suggestion(raw: object) -> tuple[str, str] | None:
     command, text = value.get("c"), value.get("q")
     if command not in SEARCH_COMMANDS or not isinstance(text, str):
         return None
-    if not text.strip() or len(text) > MAX_SEARCH_CHARS:
+    if not text.strip() or len(text) > MAX_QUERY_CHARS:
         return None
     return str(command), text

@@ -1,4 +1,5 @@
-"""The Slack app manifest: what Slack must know about the app, generated from one table.
+"""The Slack app manifest: what Slack must know about the app, generated from the tables
+of commands (bot/command_table.py), scopes and events.
 
 `paperbot manifest --request-url URL` prints it for HTTP mode (every request goes to the
 bot's `POST /slack/events`); without a URL it is the Socket Mode variant, where Slack needs
@@ -7,31 +8,17 @@ no URL at all. `deploy/slack-manifest.yml` is the HTTP variant with a placeholde
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urlparse
 
 import yaml
+
+from bot.command_table import COMMANDS
 
 EVENTS_PATH = "/slack/events"
 EXAMPLE_REQUEST_URL = "https://paperbot.example.com/slack/events"
 
 
-class SlashCommand(NamedTuple):
-    command: str
-    description: str
-    usage_hint: str
-
-
-SLASH_COMMANDS = (
-    SlashCommand("/paper", "Look a paper up", "<arXiv ID or link | title | name | words>"),
-    SlashCommand(
-        "/claims",
-        "Search the claims papers make",
-        "<words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]",
-    ),
-    SlashCommand("/digest", "Preview the daily summary (admins: post it now)", "[post]"),
-    SlashCommand("/reingest", "Read the digest folder again (admins)", "[force]"),
-)
 # commands: the slash commands; chat:write: the daily summary, subscription messages and
 # "Share in channel" (channels the bot was invited to; it says so when it was not);
 # im:write: opening the direct message a subscriber's daily list goes to;
@@ -78,7 +65,14 @@ def manifest(url: str | None) -> dict[str, Any]:
             },
             "bot_user": {"display_name": "paperbot", "always_online": True},
             "slash_commands": [
-                {**c._asdict(), **at_url, "should_escape": False} for c in SLASH_COMMANDS
+                {
+                    "command": c.name,
+                    "description": c.description,
+                    "usage_hint": c.usage,
+                    **at_url,
+                    "should_escape": False,
+                }
+                for c in COMMANDS
             ],
             "unfurl_domains": list(UNFURL_DOMAINS),
         },

@@ -15,17 +15,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import blocks
 from bot.blocks import Message
-from bot.ids import is_channel_id, is_user_id
+from bot.command_table import asks_help
+from bot.ids import is_channel_id
 from bot.settings import TIME_OF_DAY
 from bot.suggesting import better_searches
-from jobs import digest
-from jobs.ingest import IngestReport, RunningIngest
-from storage import db, subscriptions
-from storage.digests import latest_post
+from jobs import summary
+from storage import db, paper_keys, subscriptions
+from storage.ledger import latest_post
 from storage.search import (
     ClaimPage,
     PaperMatches,
-    arxiv_id,
     claims_of,
     filter_spans,
     find_by_identity,
@@ -42,7 +41,7 @@ Sessions = async_sessionmaker[AsyncSession]
 
 
 def wants_help(text: str) -> bool:
-    return text.strip().lower() in ("", "help", "-h", "--help", "?")
+    return not text.strip() or asks_help(text)
 
 
 async def paper(
@@ -139,71 +138,12 @@ async def show_claims(sessions: Sessions, key: str) -> Message:
     return blocks.paper_claims(details, hits)
 
 
-def not_admin(command: str) -> Message:
-    return blocks.text_reply(
-        f"Only admins can run `{command}`. Ask one of them, or an operator to add you to "
-        "`PAPERBOT_ADMINS`."
-    )
-
-
-def ingest_busy(running: RunningIngest | None) -> Message:
-    if running is None:
-        return blocks.text_reply("An ingest was just running; try again.")
-    who = running.triggered_by
-    by = f"<@{who}>" if who and is_user_id(who) else f"the {running.trigger}"
-    return blocks.text_reply(
-        f"An ingest is already running, started by {by} at "
-        f"{running.started_at:%Y-%m-%d %H:%M:%S} UTC. Try again when it is done."
-    )
-
-
-def ingest_started(force: bool) -> Message:
-    what = "Re-parsing every file" if force else "Reading new and changed files"
-    return blocks.text_reply(f"{what} in the digest folder… I'll report here when it's done.")
-
-
-def ingest_done(report: IngestReport) -> Message:
-    docs, papers = report.documents, report.papers
-    text = (
-        f"Ingest #{report.run_id} done: {docs['new']} new, {docs['changed']} changed, "
-        f"{docs['unchanged']} unchanged, {docs['failed']} failed files; "
-        f"{papers['new']} new and {papers['updated']} updated papers."
-    )
-    lines = [blocks.esc(text)]
-    for error in report.errors[:10]:
-        lines.append(f"• `{blocks.esc(error['path'])}`: {blocks.esc(error['error'])}")
-    if len(report.errors) > 10:
-        lines.append(f"…and {len(report.errors) - 10} more errors (see `paperbot status`).")
-    if report.warnings:
-        first_warning = report.warnings[0]
-        lines.append(
-            f"{len(report.warnings)} parts left out of loaded files, first "
-            f"`{blocks.esc(first_warning['path'])}`: {blocks.esc(first_warning['warning'])} "
-            "(all in `paperbot status`)."
-        )
-    if report.skipped:
-        first = report.skipped[0]
-        more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
-        lines.append(
-            f"Skipped, not digests: `{blocks.esc(first['path'])}`: "
-            f"{blocks.esc(first['reason'])}{more}."
-        )
-    return Message(text=text, blocks=[blocks.section("\n".join(lines))])
-
-
-def cannot_post_here() -> Message:
-    return blocks.text_reply(
-        "I can't post in this conversation. Invite me first (`/invite @paperbot`), "
-        "then share again."
-    )
-
-
-async def digest_preview(
+async def summary_preview(
     sessions: Sessions, channel: str, today: date, *, offline: bool = False
 ) -> Message:
     """The next summary's first message; `offline` (`ask`, `shell`) for `/digest post`,
     which there posts nothing and records nothing."""
-    payloads = await digest.preview(sessions, channel, blocks.digest_messages, today=today)
+    payloads = await summary.preview(sessions, channel, blocks.summary_messages, today=today)
     unposted = (
         "Offline, nothing was posted or recorded: `paperbot digest --post` posts for real. "
         if offline
@@ -215,23 +155,6 @@ async def digest_preview(
     replies = f"{len(payloads) - 1} thread replies not shown"
     note = unposted + f"Preview of the next summary ({replies})."
     return Message(text=first["text"], blocks=[blocks.context(note), *first["blocks"]][:50])
-
-
-def digest_outcome(outcome: digest.Outcome, channel: str) -> Message:
-    where = blocks.channel_mention(channel)
-    text = {
-        "posted": f"Posted the summary of {outcome.papers} papers to {where}.",
-        "nothing new": f"Nothing new to post to {where}.",
-        "already claimed": f"A summary for {where} is being posted right now.",
-        "failed": f"Posting to {where} failed; the papers stay queued for the next run.",
-    }[outcome.status]
-    return blocks.text_reply(text)
-
-
-def no_digest_channel() -> Message:
-    return blocks.text_reply(
-        "No summary channel is configured: an operator sets `PAPERBOT_DIGEST_CHANNEL`."
-    )
 
 
 # --- subscriptions --------------------------------------------------------------------
@@ -272,9 +195,7 @@ async def subscription_command(
         return await subscription_list(sessions, asker, note=f"Removed “{rest[:200]}”.")
     subscriber, post_time = asker.user, None
     first, _, words = rest.partition(" ")
-    if first.lower() == "channel":
-        if not asker.admin:
-            return not_admin("/paper subscribe channel")
+    if first.lower() == "channel":  # admins only (bot/command_table.py)
         if not is_channel_id(asker.channel) or asker.channel.startswith("D"):
             return blocks.text_reply("Run `/paper subscribe channel …` in the channel itself.")
         subscriber, rest = asker.channel, words
@@ -302,7 +223,7 @@ async def subscription_command(
         if not await announce(subscriber, news):
             async with db.writing(sessions) as session:
                 await subscriptions.remove(session, added.id)
-            return cannot_post_here()
+            return blocks.cannot_post_here()
         where = "this channel gets"
     else:
         where = "you get"
@@ -325,7 +246,7 @@ async def remove_subscription(sessions: Sessions, subscription_id: int, asker: A
     if item is None:
         return await subscription_list(sessions, asker, note="That one was already removed.")
     if not allowed:
-        return not_admin("removing a channel's subscription")
+        return blocks.not_admin("removing a channel's subscription")
     return await subscription_list(sessions, asker, note=f"Removed “{item.words}”.")
 
 
@@ -343,7 +264,7 @@ async def unfurls(
         for url in urls:
             if len(found) == MAX_UNFURLS:
                 break
-            identity = await find_by_identity(session, url) if arxiv_id(url) else None
+            identity = await find_by_identity(session, url) if paper_keys.arxiv_id(url) else None
             if identity is None or not identity.papers:
                 continue  # not an arXiv link, or a paper not in the store: left alone
             details = await paper_details(session, identity.papers[0].key)

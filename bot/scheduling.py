@@ -2,7 +2,7 @@
 
 APScheduler 3's AsyncIOScheduler, with both cron triggers built with the configured zone
 (a trigger without one uses the host's). Its job store lives in memory, so what makes a
-summary post exactly once is our ledger (jobs/digest.py): a period is the firing time,
+summary post exactly once is our ledger (storage/ledger.py): a period is the firing time,
 claimed per channel. At start the latest firing is run once, so a summary missed while
 the bot was down is posted when it comes back; one already posted is not posted again.
 """
@@ -17,13 +17,13 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
-from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import logs
-from bot.blocks import digest_messages, subscription_messages
+from bot.blocks import subscription_messages, summary_messages
 from bot.services import Services
-from jobs import digest, subscriptions
+from jobs import subscriptions, summary
 from jobs.ingest import ingest
+from jobs.messaging import Messenger
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +39,17 @@ def latest_firing(trigger: CronTrigger, now: datetime) -> datetime | None:
 
 
 async def post_summary(
-    services: Services, client: AsyncWebClient, trigger: CronTrigger,
+    services: Services, messenger: Messenger, trigger: CronTrigger,
     now: datetime | None = None,
-) -> digest.Outcome | None:  # fmt: skip
+) -> summary.Outcome | None:  # fmt: skip
     settings = services.settings
     if not settings.digest_channel:
         return None
     now = now or datetime.now(settings.timezone)
     period = latest_firing(trigger, now) or now
-    outcome = await digest.post(
-        services.sessions, client, settings.digest_channel, period.isoformat(),
-        digest_messages, today=period.date(), when_empty=settings.digest_when_empty,
+    outcome = await summary.post(
+        services.sessions, messenger, settings.digest_channel, period.isoformat(),
+        summary_messages, today=period.date(), when_empty=settings.digest_when_empty,
     )  # fmt: skip
     log.info("scheduled summary for %s: %s, %d papers%s", period.isoformat(), outcome.status,
              outcome.papers, f" ({outcome.error})" if outcome.error else "")  # fmt: skip
@@ -69,11 +69,11 @@ async def scan_digest_folder(services: Services) -> None:
 
 
 async def deliver_subscriptions(
-    services: Services, client: AsyncWebClient, now: datetime | None = None
+    services: Services, messenger: Messenger, now: datetime | None = None
 ) -> None:
     settings = services.settings
     await subscriptions.deliver_due(  # each post or failure is logged where it happens
-        services.sessions, client, subscription_messages,
+        services.sessions, messenger, subscription_messages,
         now=now or datetime.now(settings.timezone), default_time=settings.subscription_time,
     )  # fmt: skip
 
@@ -98,7 +98,7 @@ def tracked(
     return logs.job(run)
 
 
-def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOScheduler:
+def build_scheduler(services: Services, messenger: Messenger) -> AsyncIOScheduler:
     settings = services.settings
 
     def job(work: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Awaitable[Any]]:
@@ -112,16 +112,16 @@ def build_scheduler(services: Services, client: AsyncWebClient) -> AsyncIOSchedu
     if settings.digest_channel:
         trigger = CronTrigger.from_crontab(settings.digest_schedule, timezone=settings.timezone)
         scheduler.add_job(
-            job(post_summary), trigger, args=[services, client, trigger], id="summary"
+            job(post_summary), trigger, args=[services, messenger, trigger], id="summary"
         )
         scheduler.add_job(
-            job(post_summary), args=[services, client, trigger], id="summary-catch-up"
+            job(post_summary), args=[services, messenger, trigger], id="summary-catch-up"
         )
     # Every few minutes (and at start): each subscriber gets one message a day, once their
     # time has come.
     every_5_minutes = CronTrigger.from_crontab("*/5 * * * *", timezone=settings.timezone)
     for job_id, trigger in (("subscriptions", every_5_minutes), ("subscriptions-at-start", None)):
-        scheduler.add_job(job(deliver_subscriptions), trigger, args=[services, client],
+        scheduler.add_job(job(deliver_subscriptions), trigger, args=[services, messenger],
                           id=job_id)  # fmt: skip
     if settings.ingest_schedule:
         trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)

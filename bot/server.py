@@ -28,6 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import logs, replies
 from bot.app import build_app
+from bot.messenger import SlackMessenger
 from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
@@ -100,7 +101,7 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
             ),
         )
         await socket.connect_async()  # type: ignore[no-untyped-call]
-    scheduler = build_scheduler(services, bolt.client)
+    scheduler = build_scheduler(services, SlackMessenger(bolt.client))
     scheduler.start()
     yield
     scheduler.shutdown(wait=False)

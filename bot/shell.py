@@ -21,7 +21,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 
 from bot.app import build_app
-from bot.listeners.commands import COMMANDS
+from bot.command_table import NAMES
 from bot.local_slack import LocalSlack
 from bot.services import Services
 from bot.settings import Settings
@@ -67,8 +67,8 @@ class OfflineBot:
 
     async def ask(self, line: str, *, user: str, channel: str) -> list[Sent]:
         command, _, text = line.strip().partition(" ")
-        if command not in COMMANDS:
-            raise UnknownCommand(f"unknown command {command!r}: try {', '.join(COMMANDS)}")
+        if command not in NAMES:
+            raise UnknownCommand(f"unknown command {command!r}: try {', '.join(NAMES)}")
         body = command_body(command, text.strip(), user=user, channel=channel,
                             response_url=self.slack.response_url())  # fmt: skip
         seen = len(self.slack.calls)

@@ -2,7 +2,7 @@
 the words they follow; a user gets a direct message, a channel a post.
 
 Each (subscriber, day) goes through the same exactly-once ledger as the daily summary
-(jobs/digest.deliver), so replicas and restarts never send a day's message twice.
+(jobs/summary.deliver), so replicas and restarts never send a day's message twice.
 Matching only reads, outside the writers' turn; the turn is taken to claim and record,
 or to move a subscriber's watermark past papers that matched nothing. One subscriber's
 failure is logged and the others still get their message.
@@ -14,12 +14,12 @@ import logging
 from collections.abc import Callable
 from datetime import date, datetime, time
 
-from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from jobs.digest import Delivery, Outcome, deliver
-from storage import db, digests, subscriptions
-from storage.digests import Payload
+from jobs.messaging import Messenger
+from jobs.summary import Delivery, Outcome, Sending, deliver
+from storage import db, ledger, subscriptions
+from storage.ledger import Payload
 from storage.subscriptions import Match
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ LISTED = 20
 
 
 async def deliver_due(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, render: Render, *,
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, render: Render, *,
     now: datetime, default_time: time,
 ) -> dict[str, Outcome]:  # fmt: skip
     """Deliver to every subscriber whose time of day has come (`now` is local time)."""
@@ -40,17 +40,17 @@ async def deliver_due(
         due = await subscriptions.subscribers(session)
         # The job runs every few minutes: today's messages already sent are known from
         # one read, without taking the writers' turn for each subscriber again.
-        done = await digests.claimed_ledgers(session, day.isoformat())
+        done = await ledger.claimed_owners(session, day.isoformat())
     outcomes, seen = {}, subscriptions.Seen()
     for subscriber, own_time in sorted(due.items()):
         at = time.fromisoformat(own_time) if own_time else default_time
         if now.time() < at:
             continue
-        if subscriptions.ledger(subscriber) in done:
+        if ledger.subscriber_owner(subscriber) in done:
             outcomes[subscriber] = Outcome("already claimed")
             continue
         try:
-            outcomes[subscriber] = await deliver_to(sessions, client, subscriber, render,
+            outcomes[subscriber] = await deliver_to(sessions, messenger, subscriber, render,
                                                     day=day, seen=seen)  # fmt: skip
         except Exception as error:
             log.exception("subscription delivery to %s failed", subscriber)
@@ -59,10 +59,10 @@ async def deliver_due(
 
 
 async def deliver_to(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, subscriber: str,
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, subscriber: str,
     render: Render, *, day: date, seen: subscriptions.Seen | None = None,
 ) -> Outcome:  # fmt: skip
-    name = subscriptions.ledger(subscriber)
+    owner = ledger.subscriber_owner(subscriber)
     async with sessions() as session:
         found = await subscriptions.new_matches(session, subscriber, seen)
     if not found.words:
@@ -77,15 +77,9 @@ async def deliver_to(
 
     async def find(session: AsyncSession) -> Delivery:
         # In the writers' turn: leave out what another run sent since the matching.
-        fresh = await digests.unrecorded(session, name, list(found.words))
+        fresh = await ledger.unrecorded(session, owner, list(found.words))
         listed = await subscriptions.matches(session, found, fresh[-LISTED:])
         return Delivery(fresh, render(day, listed, len(fresh)), record)
 
-    async def destination() -> str:
-        if not subscriptions.is_user(subscriber):
-            return subscriber
-        opened = await client.conversations_open(users=subscriber)
-        return str(opened["channel"]["id"])
-
-    return await deliver(sessions, client, ledger=name, period=day.isoformat(), find=find,
-                         destination=destination)  # fmt: skip
+    sending = Sending(owner, day.isoformat(), subscriber, subscriptions.is_user(subscriber))
+    return await deliver(sessions, messenger, sending, find)

@@ -197,14 +197,17 @@ class IngestRun(Base):
     errors: Mapped[list[dict[str, str]]] = mapped_column(JSON, default=list)
 
 
-class DigestPost(Base):
-    """The ledger of daily summaries: one row per (channel, period), claimed before posting."""
+class LedgerPost(Base):
+    """The ledger of summaries and subscription messages: one row per (owner, period),
+    claimed before posting. The owner is whose papers these are: a channel's summary, or
+    `sub:<subscriber>`. (The table and column keep their first names, `digest_posts` and
+    `channel`: exports and replicas of every version read the same schema.)"""
 
     __tablename__ = "digest_posts"
     __table_args__ = (UniqueConstraint("channel", "period"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    channel: Mapped[str] = mapped_column(String(64))
+    owner: Mapped[str] = mapped_column("channel", String(64))
     # A scheduled firing as ISO time ("2026-12-02T09:00:00+00:00") or "manual:<id>".
     period: Mapped[str] = mapped_column(String(64))
     # claimed (being sent) | posted (Slack accepted its first message) | failed
@@ -222,13 +225,13 @@ class DigestPost(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
-    papers: Mapped[list[DigestPostPaper]] = relationship(
+    papers: Mapped[list[LedgerPaper]] = relationship(
         back_populates="post", cascade="all, delete-orphan"
     )
 
 
-class DigestPostPaper(Base):
-    """Which papers a post covered; (channel, paper) is unique, so no paper is posted twice."""
+class LedgerPaper(Base):
+    """Which papers a post covered; (owner, paper) is unique, so no paper is sent twice."""
 
     __tablename__ = "digest_post_papers"
     __table_args__ = (UniqueConstraint("channel", "paper_id"),)
@@ -239,9 +242,9 @@ class DigestPostPaper(Base):
     paper_id: Mapped[int] = mapped_column(
         ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
     )
-    channel: Mapped[str] = mapped_column(String(64))
+    owner: Mapped[str] = mapped_column("channel", String(64))
 
-    post: Mapped[DigestPost] = relationship(back_populates="papers")
+    post: Mapped[LedgerPost] = relationship(back_populates="papers")
 
 
 class Subscription(Base):

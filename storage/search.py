@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
+from storage import dialect, paper_keys
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
 
@@ -25,11 +25,6 @@ RANK_WINDOW = 1000
 # narrower one (a backstop: the query's own limits keep ordinary searches far below it).
 SEARCH_BUDGET_SECONDS = 0.8
 
-_ARXIV = re.compile(
-    r"(?:(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org/(?:abs|pdf)|papers\.cool/arxiv)/"
-    r"|arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?/?",
-    re.IGNORECASE,
-)
 _ADDRESS = re.compile(r"(.+?)\s*#\s*(a?)(\d{1,4})", re.IGNORECASE)
 _FILTER = re.compile(r'\b(paper|since|until):("[^"]*"|“[^”]*”|\S+)', re.IGNORECASE)
 
@@ -130,12 +125,6 @@ class ClaimPage:
         return self.total >= RANK_WINDOW
 
 
-def arxiv_id(text: str) -> str | None:
-    """The versionless arXiv ID if `text` is an ID or an arXiv / papers.cool URL."""
-    match = _ARXIV.fullmatch(text.strip())
-    return match.group(1) if match else None
-
-
 _REF_COLUMNS = (
     Paper.id, Paper.key, Paper.kind, Paper.arxiv_id, Paper.title, Paper.name,
     Paper.subtitle, Paper.digest_date,
@@ -158,7 +147,7 @@ async def _refs_in_order(session: AsyncSession, ids: Sequence[int]) -> list[Pape
 
 async def find_by_identity(session: AsyncSession, text: str) -> PaperMatches | None:
     """An arXiv ID or URL, an exact title, or a paper's short name; None when none fits."""
-    found = arxiv_id(text)
+    found = paper_keys.arxiv_id(text)
     if found:
         return PaperMatches("arxiv", await _refs(session, Paper.arxiv_id == found))
     key = " ".join(normalise(text).split())
@@ -378,7 +367,7 @@ def _details(paper: Paper, counts: dict[tuple[int, str], int]) -> PaperDetails:
         ref=_ref([getattr(paper, column.key) for column in _REF_COLUMNS]),
         authors=list(paper.authors or []),
         arxiv_url=paper.arxiv_url
-        or (f"https://arxiv.org/abs/{paper.arxiv_id}" if paper.arxiv_id else None),
+        or (paper_keys.arxiv_url(paper.arxiv_id) if paper.arxiv_id else None),
         pdf_url=paper.pdf_url,
         positioning=paper.positioning,
         abstract_en=paper.abstract_en,

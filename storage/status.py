@@ -8,7 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.models import CLAIM_FROM_REVIEW, Claim, DigestPost, Document, IngestRun, Paper
+from storage import ledger
+from storage.models import CLAIM_FROM_REVIEW, Claim, Document, IngestRun, LedgerPost, Paper
 
 MAX_WARNED_FILES = 100  # status lists the warnings of this many files at most
 
@@ -54,7 +55,12 @@ async def store_status(session: AsyncSession) -> StoreStatus:
         await session.execute(select(IngestRun).order_by(IngestRun.id.desc()).limit(1))
     ).scalar_one_or_none()
     post = (
-        await session.execute(select(DigestPost).order_by(DigestPost.id.desc()).limit(1))
+        await session.execute(
+            select(LedgerPost)
+            .where(ledger.is_summary(LedgerPost.owner))
+            .order_by(LedgerPost.id.desc())
+            .limit(1)
+        )
     ).scalar_one_or_none()
     bind = session.get_bind()
     warned = await session.execute(
@@ -75,7 +81,7 @@ async def store_status(session: AsyncSession) -> StoreStatus:
         database=bind.dialect.name,
         last_ingest=ingest_run_summary(last) if last else None,
         last_digest=None if post is None else {
-            "channel": post.channel, "period": post.period, "status": post.status,
+            "channel": post.owner, "period": post.period, "status": post.status,
             "slack_ts": post.slack_ts, "error": post.error,
             "posted_at": post.posted_at.isoformat() if post.posted_at else None,
         },

@@ -1,6 +1,6 @@
 """Subscriptions: the words a user or a channel follows, and which new papers match them.
 
-A subscriber's deliveries are recorded in the summary ledger (storage/digests.py) under
+A subscriber's deliveries are recorded in the summary ledger (storage/ledger.py) under
 `sub:<subscriber>`: one post per day, and never the same paper twice. A watermark (the
 newest paper id looked at) moves forward also when nothing matched, so each run matches
 only the papers that arrived since the last one.
@@ -14,17 +14,13 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect, digests
+from storage import dialect, ledger
 from storage.models import Paper, Subscription
 from storage.search import PaperDetails, papers_details
 from storage.search_text import BadQuery, parse_query
 
 MAX_PER_SUBSCRIBER = 20
 MAX_WORDS = 200
-
-
-def ledger(subscriber: str) -> str:
-    return f"sub:{subscriber}"
 
 
 def is_user(subscriber: str) -> bool:
@@ -172,7 +168,7 @@ async def new_matches(session: AsyncSession, subscriber: str, seen: Seen | None 
         .order_by(Paper.first_ingested_at, Paper.id)
     )
     candidates = dict(rows.all())
-    fresh = await digests.unrecorded(session, ledger(subscriber), list(candidates))
+    fresh = await ledger.unrecorded(session, ledger.subscriber_owner(subscriber), list(candidates))
     words: dict[int, list[str]] = {}
     if fresh:
         low = mark if mark is not None else min(candidates) - 1

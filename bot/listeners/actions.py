@@ -116,6 +116,6 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         card = await bounded(services, replies.open_paper(sessions, key, shared_by=user))
         if not await post_if_member(client, channel, card):
-            await send(respond, replies.cannot_post_here())
+            await send(respond, blocks.cannot_post_here())
             return
         await send(respond, blocks.text_reply("Shared in the channel."))

@@ -25,8 +25,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from storage.paper_keys import legacy_key, text_key
+
 from .errors import DigestParseError, DigestWarning
-from .identity import legacy_key, text_key
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import derive_name, fallback_name, short_title, subtitle
 from .text import Paragraph, indent_of, is_cjk, join_lines

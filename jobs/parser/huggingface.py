@@ -12,7 +12,8 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from .identity import arxiv_key, find_arxiv_id, legacy_key, text_key
+from storage.paper_keys import arxiv_key, find_arxiv_id, legacy_key, text_key
+
 from .model import KIND_HUGGINGFACE, ParsedPaper
 from .text import is_cjk, join_lines
 

@@ -33,11 +33,10 @@ from bot.local_slack import LocalSlack
 from tests.benchmarks.bare_bolt import SECRET
 from tests.benchmarks.bench_search import percentile
 from tests.benchmarks.bench_worst import Responses, command, free_port
+from tests.benchmarks.results import write_section
 from tests.postgres import PostgresServer
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
 ROOT = Path(__file__).resolve().parents[2]
-START, END = "<!-- overhead -->", "<!-- /overhead -->"
 TARGET_RATIO = 3.0  # `/paper help` p50 against the bare Bolt handler's p50
 STARTS = 3  # fresh processes on which the first command after start is timed, each kind
 
@@ -211,7 +210,6 @@ def bench(requests: int, workdir: Path, postgresql: bool) -> list[Run]:
 def report(runs: list[Run], requests: int, command_line: str) -> str:
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) + " (1, 5, 15 min)"
     lines = [
-        START,
         "### Fixed cost per command, over signed HTTP",
         "",
         f"Reproduce: `{command_line}`. `paperbot serve` on the bundled seeds with its default",
@@ -250,17 +248,7 @@ def report(runs: list[Run], requests: int, command_line: str) -> str:
             f"handler's {bare_p50:.1f} ms (target ≤ {TARGET_RATIO:.0f}×: {verdict}). "
             f"Web API calls during the timed requests: {calls}."
         )
-    lines.append(END)
     return "\n".join(lines)
-
-
-def write(section: str) -> None:
-    text = RESULTS.read_text(encoding="utf-8")
-    if START in text:
-        text = text[: text.index(START)] + section + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
 
 
 def main() -> int:
@@ -268,7 +256,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=300, help="of each kind (default 300)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/paperbot-overhead"))
     parser.add_argument("--postgresql", action="store_true", help="also on PostgreSQL")
-    parser.add_argument("--write", action="store_true", help=f"write {RESULTS.name}")
+    parser.add_argument("--write", action="store_true", help="write RESULTS.md")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     runs = bench(args.requests, args.workdir, args.postgresql)
@@ -278,7 +266,7 @@ def main() -> int:
     section = report(runs, args.requests, command_line + " --write")
     print(section)
     if args.write:
-        write(section)
+        write_section("overhead", section)
     return 0
 
 

@@ -51,11 +51,10 @@ from tests.benchmarks.relevance_set import (
     Question,
     load_questions,
 )
+from tests.benchmarks.results import write_section
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).parents[2]
-RESULTS = Path(__file__).with_name("RESULTS.md")
-START, END = "<!-- relevance -->", "<!-- /relevance -->"
 USER, CHANNEL = "UBENCH", "CBENCH"
 # A claim hit names its address in code: "*Paper* · claim 3 · `GAPO#3`".
 _ADDRESS = re.compile(r"`([^`\s]+#a?\d+)`")
@@ -359,7 +358,6 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
         f"{label} {sum(q.kind == kind for q in questions)}" for kind, label in KINDS.items()
     )
     lines = [
-        START,
         "## Relevance: does search find what a reader wants?",
         "",
         f"The labelled set (`tests/benchmarks/relevance/questions.jsonl`) holds {len(questions)} "
@@ -421,24 +419,13 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
         ]
     lines += [f"Questions that miss judged items on {stores[0].label} (recall, worst first):", ""]
     lines += misses(stores[0])
-    lines.append(END)
     return "\n".join(lines)
-
-
-def write(section: str) -> None:
-    """Replace the relevance section of RESULTS.md, keeping every other section."""
-    text = RESULTS.read_text(encoding="utf-8")
-    if START in text and END in text:
-        text = text[: text.index(START)] + section + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--postgres", action="store_true", help="also measure on PostgreSQL")
-    parser.add_argument("--write", action="store_true", help=f"write {RESULTS.name}")
+    parser.add_argument("--write", action="store_true", help="write RESULTS.md")
     parser.add_argument("--save-baseline", action="store_true",
                         help=f"make this run the baseline ({BASELINE.name})")  # fmt: skip
     parser.add_argument("--note", default="", help="a sentence kept with the baseline")
@@ -458,7 +445,7 @@ def main() -> int:
     section = report(stores, read_baseline())
     print(section)
     if args.write:
-        write(section)
+        write_section("relevance", section)
     return 0
 
 

@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import platform
 import random
-import re
 import statistics
 import tempfile
 import time
@@ -36,14 +35,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.app import slack_client
 from bot.blocks import subscription_messages
 from bot.local_slack import LocalSlack
+from bot.messenger import SlackMessenger
 from jobs import subscriptions as delivery
 from jobs.ingest import ingest
 from storage import db, subscriptions
 from storage.models import Paper
 from tests.benchmarks.corpus import EN_NOUNS, ZH_WORDS, generate_corpus
+from tests.benchmarks.results import write_section
 from tests.postgres import PostgresServer
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
 SECTION = "## Subscription job"
 NINE = time_of_day(9, 0)
 
@@ -91,7 +91,7 @@ async def writer_waits(sessions: async_sessionmaker[AsyncSession], stop: asyncio
 
 async def timed_run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
                     now: datetime) -> Run:  # fmt: skip
-    client = slack_client("xoxb-bench", slack.api_url)
+    client = SlackMessenger(slack_client("xoxb-bench", slack.api_url))
     stop, waits = asyncio.Event(), list[float]()
     writer = asyncio.create_task(writer_waits(sessions, stop, waits))
     started = time.perf_counter()
@@ -163,16 +163,6 @@ def report(stores: list[Store], subscribers: int, per_subscriber: int) -> str:
     return "\n".join(lines)
 
 
-def write_results(section: str) -> None:
-    text = RESULTS.read_text(encoding="utf-8")
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section, text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text, encoding="utf-8")
-
-
 async def main_async(args: argparse.Namespace) -> list[Store]:
     corpus = args.workdir / f"corpus_{args.papers}"
     if not (corpus / "manifest.json").exists():
@@ -208,7 +198,7 @@ def main() -> None:
     for store in stores:
         print(f"{store.name}: ingest {store.ingest_s:.1f} s")
     if args.write:
-        write_results(section)
+        write_section("subscriptions", section)
 
 
 if __name__ == "__main__":

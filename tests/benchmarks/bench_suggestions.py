@@ -18,13 +18,11 @@ import argparse
 import asyncio
 import os
 import random
-import re
 import statistics
 import string
 import sys
 import time
 from collections.abc import Awaitable, Sequence
-from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
@@ -40,9 +38,8 @@ from storage.suggestions import (
     load_vocabulary,
 )
 from tests.benchmarks.corpus import EN_NOUNS, benchmark_queries, method_name, rare_word
+from tests.benchmarks.results import write_section
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
-BEGIN, END = "<!-- suggestions -->", "<!-- /suggestions -->"
 ROUNDS = 5
 
 
@@ -173,16 +170,6 @@ async def run(url: str, papers: int) -> list[str]:
     return lines
 
 
-def write(lines: list[str]) -> None:
-    section = "\n".join([BEGIN, "## Did you mean", "", *lines, END])
-    text = RESULTS.read_text() if RESULTS.exists() else ""
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    text = (
-        pattern.sub(lambda _: section, text) if BEGIN in text else text.rstrip() + "\n\n" + section
-    )
-    RESULTS.write_text(text.rstrip() + "\n")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--database", required=True, help="URL of the ingested corpus")
@@ -192,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = asyncio.run(run(args.database, args.papers))
     print("\n".join(lines))
     if args.write:
-        write(lines)
+        write_section("suggestions", "\n".join(["## Did you mean", "", *lines]))
     return 0
 
 

@@ -35,9 +35,9 @@ from aiohttp import web
 from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from tests.benchmarks.corpus import generate_corpus
+from tests.benchmarks.results import write_section
 from tests.postgres import PostgresServer
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
 SECRET = "bench-signing-secret"
 LIMIT_S = 1.0
 COMMON_EN = ["the", "of", "and", "model", "baseline", "on", "with", "we", "a", "to", "in", "by"]
@@ -221,7 +221,6 @@ def ingest(url: str, corpus: Path, workdir: Path) -> None:
 
 def report(papers: int, stores: list[Store]) -> str:
     lines = [
-        "<!-- worst-inputs -->",
         f"### Worst inputs at {papers:,} papers, over signed HTTP",
         "",
         f"Reproduce: `python -m tests.benchmarks.bench_worst --papers {papers} --write`.",
@@ -262,18 +261,7 @@ def report(papers: int, stores: list[Store]) -> str:
     ]
     for label, cell in rows:
         lines.append(f"| {label} | " + " | ".join(cell(s.flood) for s in stores) + " |")
-    lines.append("<!-- /worst-inputs -->")
     return "\n".join(lines)
-
-
-def write(section: str) -> None:
-    text = RESULTS.read_text()
-    start, end = "<!-- worst-inputs -->", "<!-- /worst-inputs -->"
-    if start in text:
-        text = text[: text.index(start)] + section + text[text.index(end) + len(end) :]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    RESULTS.write_text(text)
 
 
 async def run(papers: int, workdir: Path, stores: list[str]) -> list[Store]:
@@ -305,14 +293,14 @@ def main() -> int:
     parser.add_argument("--papers", type=int, default=10_000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/paperbot-bench"))
     parser.add_argument("--stores", nargs="+", default=["sqlite", "postgresql"])
-    parser.add_argument("--write", action="store_true", help=f"write {RESULTS.name}")
+    parser.add_argument("--write", action="store_true", help="write RESULTS.md")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     stores = asyncio.run(run(args.papers, args.workdir, args.stores))
     section = report(args.papers, stores)
     print(section)
     if args.write:
-        write(section)
+        write_section("worst-inputs", section)
     return 0
 
 

@@ -179,3 +179,27 @@ async def test_digest_post_is_for_admins_and_posts_once(
     await asyncio.sleep(0.5)
     parents = [m for m in bot.slack.called("chat.postMessage") if not m.get("thread_ts")]
     assert [m["channel"] for m in parents] == ["CTEAM"]
+
+
+async def test_every_button_of_an_old_style_arxiv_paper_works(
+    start_bot: StartBot, database_url: URL, tmp_path: Path
+) -> None:
+    """Old-style IDs (hep-th/9901001) are read by the parser, /paper and the buttons alike."""
+    entry = Entry("hep-th/9901001", "Strings Before 2007")
+    path = write(tmp_path / "old.txt", huggingface_digest("2026-10-06", [entry]))
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        await ingest(db.session_factory(engine), [path])
+    bot = await start_bot(database_url)
+
+    for typed in ("hep-th/9901001", "https://arxiv.org/abs/hep-th/9901001v2"):
+        _, card = await bot.command(f"/paper {typed}")
+        assert as_text(card).startswith("Strings Before 2007"), typed
+    assert await bot.click(buttons(card)["Share in channel"], channel="CTEAM") == 200
+    await bot.responses(1)
+    (posted,) = bot.slack.called("chat.postMessage")
+    assert "Strings Before 2007" in str(posted["blocks"])
+    _, claim = await bot.command("/claims hep-th/9901001#a1")
+    assert "3.2%" in as_text(claim)
+    assert await bot.click(buttons(claim)["Open Strings Before 2007"]) == 200
+    assert as_text((await bot.responses(2))[1]).startswith("Strings Before 2007")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.replies import ingest_done
+from bot.blocks import ingest_done
 from bot.text_view import as_text
 from jobs import selection
 from jobs.ingest import IngestReport

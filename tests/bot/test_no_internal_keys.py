@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import blocks
 from bot.text_view import as_text
 from storage import search
-from storage.digests import LatestPost
+from storage.ledger import LatestPost
 from storage.models import Paper
 from storage.subscriptions import Match
 
@@ -62,7 +62,7 @@ async def test_every_surface_names_every_seed_paper_without_its_key(
     for words in ("86.20%", "AIME24", "causal", "latency", "benchmark"):
         page = await search.search_claims(seeded, words)
         payloads.append(blocks.claim_page(words, page).as_payload())
-    payloads += blocks.digest_messages(DAY, cards)
+    payloads += blocks.summary_messages(DAY, cards)
     payloads += blocks.subscription_messages(DAY, [Match(card, ["model"]) for card in cards])
     latest = LatestPost("CPAPERS", datetime(2026, 9, 28, 9, tzinfo=UTC), cards)
     payloads.append(blocks.home_view(blocks.Home(latest, 36, 133, 3, [])))

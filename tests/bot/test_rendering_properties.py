@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import blocks
-from storage.digests import LatestPost
+from storage.ledger import LatestPost
 from storage.search import (
     AddressedClaim,
     ClaimHit,
@@ -105,7 +105,7 @@ RENDERERS: dict[str, Callable[..., Any]] = {
     "text_reply": blocks.text_reply,
     "subscription_list": lambda f, note: blocks.subscription_list(f, note=note),
     "channel_subscribed": blocks.channel_subscribed,
-    "digest_messages": lambda papers: blocks.digest_messages(date(2026, 9, 9), papers),
+    "summary_messages": lambda papers: blocks.summary_messages(date(2026, 9, 9), papers),
     "subscription_messages": lambda m: blocks.subscription_messages(date(2026, 9, 9), m),
     "paper_unfurl": blocks.paper_unfurl,
     "home_view": lambda home: blocks.home_view(home),
@@ -142,7 +142,7 @@ ARGUMENTS = {
     "text_reply": st.tuples(TEXT),
     "subscription_list": st.tuples(st.lists(FOLLOWED, max_size=25), TEXT),
     "channel_subscribed": st.tuples(TEXT, st.none() | TEXT, USER),
-    "digest_messages": st.tuples(st.lists(DETAILS, max_size=40)),
+    "summary_messages": st.tuples(st.lists(DETAILS, max_size=40)),
     "subscription_messages": st.tuples(
         st.lists(st.builds(Match, paper=DETAILS, words=st.lists(TEXT, max_size=5)), max_size=25)
     ),

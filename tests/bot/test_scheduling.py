@@ -16,6 +16,7 @@ from sqlalchemy.engine import URL
 
 from bot.app import slack_client
 from bot.local_slack import LocalSlack
+from bot.messenger import SlackMessenger
 from bot.scheduling import build_scheduler, latest_firing, tracked
 from bot.services import Services
 from bot.settings import load_settings
@@ -55,7 +56,7 @@ async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: P
             db.open_engine(settings.database_url) as two:  # fmt: skip
         await db.upgrade(one)
         replicas = [Services(settings, db.session_factory(e)) for e in (one, two)]
-        client = slack_client("xoxb-test", slack.api_url)
+        client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
         jobs = [{j.id: j for j in build_scheduler(r, client).get_jobs()} for r in replicas]
         assert set(jobs[0]) == {
             "summary",

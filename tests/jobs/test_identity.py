@@ -5,30 +5,16 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
 from sqlalchemy import func, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.ingest import ingest
 from jobs.parser import decode_digest, parse_digest
-from storage import db
 from storage.models import Claim, Document, Paper, PaperDocument
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 DEEP_READS = "004_ee791cd1952f5dee.txt"
 SPLIT_AT = "非实时。 从审稿角度看"
-
-
-@pytest.fixture
-def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return db.session_factory(engine)
-
-
-@pytest.fixture
-def seeds(tmp_path: Path) -> Path:
-    folder = tmp_path / "digests"
-    shutil.copytree(SEEDS, folder)
-    return folder
 
 
 async def papers_by_key(sessions: async_sessionmaker[AsyncSession]) -> dict[str, int]:

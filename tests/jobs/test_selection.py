@@ -8,29 +8,16 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs import selection
 from jobs.ingest import ingest
-from storage import db
 from storage.models import Claim, IngestRun, Paper
 from storage.status import store_status
 from tests.digests import SEEDS, write
 
 DEEP_READS = "004_ee791cd1952f5dee.txt"
 QUOTE_OF_CLAIM_5 = (SEEDS / DEEP_READS).read_text(encoding="utf-8").split("\n")[36]
-
-
-@pytest.fixture
-def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return db.session_factory(engine)
-
-
-@pytest.fixture
-def seeds(tmp_path: Path) -> Path:
-    folder = tmp_path / "digests"
-    shutil.copytree(SEEDS, folder)
-    return folder
 
 
 async def counts(sessions: async_sessionmaker[AsyncSession]) -> tuple[int, int]:

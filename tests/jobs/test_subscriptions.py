@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shutil
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,17 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.app import slack_client
-from bot.blocks import subscription_messages
+from bot.blocks import subscription_messages, summary_messages
 from bot.local_slack import LocalSlack
+from bot.messenger import SlackMessenger
 from jobs import subscriptions as delivery
-from jobs.digest import Outcome
 from jobs.ingest import ingest
+from jobs.summary import Outcome, post
 from storage import db, subscriptions
-from storage.models import DigestPostPaper, Paper, Subscription
+from storage.models import LedgerPaper, Paper, Subscription
+from storage.status import store_status
 from tests.bot.limits import limit_violations
-from tests.digests import SEEDS, Entry, huggingface_digest, write
+from tests.digests import Entry, huggingface_digest, write
 from tests.jobs.bulk import add_papers
 
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -36,11 +37,8 @@ OTHER_PAPER = Entry("2612.00002", "Faster Tokenizers",
 
 
 @pytest.fixture
-async def sessions(engine: AsyncEngine, tmp_path: Path) -> async_sessionmaker[AsyncSession]:
-    shutil.copytree(SEEDS, tmp_path / "digests")
-    factory = db.session_factory(engine)
-    await ingest(factory, [tmp_path / "digests"])
-    return factory
+def sessions(seeded: async_sessionmaker[AsyncSession]) -> async_sessionmaker[AsyncSession]:
+    return seeded  # every test here starts from the seeds
 
 
 async def follow(sessions: async_sessionmaker[AsyncSession], subscriber: str, words: str,
@@ -59,7 +57,7 @@ async def new_file(sessions: async_sessionmaker[AsyncSession], tmp_path: Path) -
 
 async def run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
               now: datetime) -> dict[str, Outcome]:  # fmt: skip
-    client = slack_client("xoxb-test", slack.api_url)
+    client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
     return await delivery.deliver_due(sessions, client, subscription_messages, now=now,
                                       default_time=NINE)  # fmt: skip
 
@@ -214,7 +212,7 @@ async def test_more_new_papers_than_postgresql_takes_parameters_are_matched_and_
     assert "bulk paper 32999*" in str(many["blocks"])  # the newest are listed
     assert limit_violations(many) == []
     async with sessions() as session:
-        recorded = select(func.count()).select_from(DigestPostPaper)
+        recorded = select(func.count()).select_from(LedgerPaper)
         assert (await session.execute(recorded)).scalar_one() == 33_003
 
 
@@ -249,3 +247,20 @@ async def test_one_subscriber_s_error_is_logged_and_the_others_get_their_message
     async with LocalSlack() as healed:  # its papers were not lost: they come the next day
         tomorrow = await run(sessions, healed, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
     assert tomorrow["UBROKEN"].status == "posted" and tomorrow["UBROKEN"].papers == 1
+
+
+async def test_status_shows_the_channel_summary_not_a_subscribers_message(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    """Both are kept in one ledger; `paperbot status` reports the summary's last post."""
+    await follow(sessions, "USUB1", "AUROC")
+    await new_file(sessions, tmp_path)
+    async with LocalSlack() as slack:
+        messenger = SlackMessenger(slack_client("xoxb-test", slack.api_url))
+        summary = await post(sessions, messenger, "CTEAM", "p1", summary_messages,
+                             today=date(2026, 12, 2))  # fmt: skip
+        delivered = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
+    assert summary.status == delivered["USUB1"].status == "posted"
+    async with sessions() as session:
+        last = (await store_status(session)).last_digest
+    assert last is not None and last["channel"] == "CTEAM" and last["status"] == "posted"

@@ -11,10 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import (
     Claim,
-    DigestPost,
-    DigestPostPaper,
     Document,
     IngestRun,
+    LedgerPaper,
+    LedgerPost,
     Paper,
     PaperDocument,
 )
@@ -89,23 +89,23 @@ async def test_a_paper_key_and_an_arxiv_id_are_unique(session: AsyncSession) -> 
 
 async def test_a_digest_period_is_claimed_once_per_channel(session: AsyncSession) -> None:
     period = "2026-12-02T09:00:00+00:00"
-    session.add(DigestPost(channel="C1", period=period, status="claimed"))
-    session.add(DigestPost(channel="C2", period=period, status="claimed"))
+    session.add(LedgerPost(owner="C1", period=period, status="claimed"))
+    session.add(LedgerPost(owner="C2", period=period, status="claimed"))
     await session.commit()
-    session.add(DigestPost(channel="C1", period=period, status="claimed"))
+    session.add(LedgerPost(owner="C1", period=period, status="claimed"))
     with pytest.raises(IntegrityError):
         await session.commit()
 
 
 async def test_a_paper_is_recorded_as_posted_once_per_channel(session: AsyncSession) -> None:
     paper = a_paper()
-    first = DigestPost(channel="C1", period="p1", status="posted")
-    second = DigestPost(channel="C1", period="p2", status="claimed")
+    first = LedgerPost(owner="C1", period="p1", status="posted")
+    second = LedgerPost(owner="C1", period="p2", status="claimed")
     session.add_all([paper, first, second])
     await session.flush()
-    session.add(DigestPostPaper(post_id=first.id, paper_id=paper.id, channel="C1"))
+    session.add(LedgerPaper(post_id=first.id, paper_id=paper.id, owner="C1"))
     await session.commit()
-    session.add(DigestPostPaper(post_id=second.id, paper_id=paper.id, channel="C1"))
+    session.add(LedgerPaper(post_id=second.id, paper_id=paper.id, owner="C1"))
     with pytest.raises(IntegrityError):
         await session.commit()
 

@@ -11,12 +11,11 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from jobs.ingest import ingest
-from storage import db, dialect
+from storage import db, dialect, paper_keys
 from storage import search as search_module
 from storage.search import (
     PAGE_SIZE,
     ClaimHit,
-    arxiv_id,
     lookup_paper,
     parse_claim_search,
     search_claims,
@@ -201,10 +200,12 @@ async def test_zero_width_and_full_width_forms_match_like_plain_text(seeded: Asy
      ("https://arxiv.org/abs/2609.35259v2", "2609.35259"),
      ("http://export.arxiv.org/pdf/2609.35259.pdf", "2609.35259"),
      ("arXiv:2609.35259", "2609.35259"),
-     ("0704.0001", "0704.0001"), ("2609.352", None), ("see 2609.35259", None), ("GAPO", None)],
+     ("0704.0001", "0704.0001"), ("2609.352", None), ("see 2609.35259", None), ("GAPO", None),
+     ("hep-th/9901001", "hep-th/9901001"), ("arXiv:MATH.gt/0309136v2", "math.GT/0309136"),
+     ("https://arxiv.org/abs/cond-mat/0102536v1", "cond-mat/0102536"), ("hep-th/99", None)],
 )  # fmt: skip
 def test_arxiv_ids_and_urls(typed: str, expected: str | None) -> None:
-    assert arxiv_id(typed) == expected
+    assert paper_keys.arxiv_id(typed) == expected
 
 
 def test_filters_are_read_out_of_the_words() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -12,20 +11,21 @@ import pytest
 from aiohttp import web
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.app import slack_client
-from bot.blocks import digest_messages
+from bot.blocks import summary_messages
 from bot.local_slack import LocalSlack
+from bot.messenger import SlackMessenger
 from bot.settings import load_settings
 from bot.shell import offline_bot
-from jobs import digest
+from jobs import summary
 from jobs.ingest import ingest
-from storage import db, digests
-from storage.models import DigestPost, DigestPostPaper, Paper, utcnow
+from storage import ledger
+from storage.models import LedgerPaper, LedgerPost, Paper, utcnow
 from storage.status import store_status
 from tests.bot.limits import limit_violations
-from tests.digests import SEEDS, Entry, huggingface_digest, write
+from tests.digests import Entry, huggingface_digest, write
 from tests.jobs.bulk import add_papers
 
 TODAY = date(2026, 12, 2)
@@ -90,24 +90,19 @@ class SlowToAnswer(LocalSlack):
 
 
 @pytest.fixture
-async def sessions(engine: AsyncEngine, tmp_path: Path) -> async_sessionmaker[AsyncSession]:
-    shutil.copytree(SEEDS, tmp_path / "digests")
-    factory = db.session_factory(engine)
-    await ingest(factory, [tmp_path / "digests"])
-    return factory
+def sessions(seeded: async_sessionmaker[AsyncSession]) -> async_sessionmaker[AsyncSession]:
+    return seeded  # every test here starts from the seeds
 
 
 async def run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
-              period: str) -> digest.Outcome:  # fmt: skip
-    client = slack_client("xoxb-test", slack.api_url)
-    return await digest.post(sessions, client, CHANNEL, period, digest_messages, today=TODAY)
+              period: str) -> summary.Outcome:  # fmt: skip
+    client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
+    return await summary.post(sessions, client, CHANNEL, period, summary_messages, today=TODAY)
 
 
 async def posted_papers(sessions: async_sessionmaker[AsyncSession]) -> int:
     async with sessions() as session:
-        return (
-            await session.execute(select(func.count()).select_from(DigestPostPaper))
-        ).scalar_one()
+        return (await session.execute(select(func.count()).select_from(LedgerPaper))).scalar_one()
 
 
 async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
@@ -126,20 +121,20 @@ async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
     assert "36 new papers" in str(messages[0]["blocks"])
     assert await posted_papers(sessions) == 36
     async with sessions() as session:
-        post = (await session.execute(select(DigestPost))).scalar_one()
-    assert (post.status, post.slack_ts, post.channel) == ("posted", first.ts, CHANNEL)
+        post = (await session.execute(select(LedgerPost))).scalar_one()
+    assert (post.status, post.slack_ts, post.owner) == ("posted", first.ts, CHANNEL)
 
 
 async def test_an_empty_period_posts_nothing_unless_asked_to(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     async with LocalSlack() as slack:
-        client = slack_client("xoxb-test", slack.api_url)
+        client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
         await run(sessions, slack, "p1")
-        quiet = await digest.post(sessions, client, CHANNEL, "p2", digest_messages, today=TODAY)
-        told = await digest.post(sessions, client, CHANNEL, "p3", digest_messages, today=TODAY,
+        quiet = await summary.post(sessions, client, CHANNEL, "p2", summary_messages, today=TODAY)
+        told = await summary.post(sessions, client, CHANNEL, "p3", summary_messages, today=TODAY,
                                  when_empty=True)  # fmt: skip
-        once = await digest.post(sessions, client, CHANNEL, "p3", digest_messages, today=TODAY,
+        once = await summary.post(sessions, client, CHANNEL, "p3", summary_messages, today=TODAY,
                                  when_empty=True)  # fmt: skip
     assert (quiet.status, told.status, once.status) == ("nothing new", "posted", "already claimed")
     assert "No new papers since the last summary." in str(slack.called("chat.postMessage")[-1])
@@ -198,7 +193,7 @@ async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
     async with ScriptedSlack(always=500) as slack:
         failed = await run(sessions, slack, "p1")
     async with sessions() as session:
-        post = (await session.execute(select(DigestPost))).scalar_one()
+        post = (await session.execute(select(LedgerPost))).scalar_one()
     assert failed.status == "failed"
     assert (post.status, post.slack_ts) == ("failed", None)
     assert "500" in (post.error or "")
@@ -214,9 +209,9 @@ async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
     assert (retried.status, retried.papers) == ("posted", 36)
 
 
-async def the_post(sessions: async_sessionmaker[AsyncSession]) -> DigestPost:
+async def the_post(sessions: async_sessionmaker[AsyncSession]) -> LedgerPost:
     async with sessions() as session:
-        return (await session.execute(select(DigestPost))).scalar_one()
+        return (await session.execute(select(LedgerPost))).scalar_one()
 
 
 def split(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -262,10 +257,10 @@ async def test_a_post_cancelled_after_slack_took_it_is_never_posted_again(
         assert await posted_papers(sessions) == 36
         # Also once the post is older than a post in flight may be (a process that died
         # while sending would leave it so).
-        long_ago = utcnow() - digests.IN_FLIGHT - timedelta(minutes=1)
+        long_ago = utcnow() - ledger.IN_FLIGHT - timedelta(minutes=1)
         async with sessions.begin() as session:
             await session.execute(
-                update(DigestPost).values(created_at=long_ago, sending_since=long_ago)
+                update(LedgerPost).values(created_at=long_ago, sending_since=long_ago)
             )
         again = await run(sessions, slack, "p2")
         same_period = await run(sessions, slack, "p1")
@@ -312,11 +307,11 @@ async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_t
     reply = str(sent[-1].payload)
     assert "Offline, nothing was posted or recorded" in reply and "36 new papers" in reply
     async with sessions() as session:
-        assert (await session.execute(select(func.count()).select_from(DigestPost))).scalar() == 0
+        assert (await session.execute(select(func.count()).select_from(LedgerPost))).scalar() == 0
 
     async with LocalSlack() as slack:  # the channel's real summary, next
-        client = slack_client("xoxb-test", slack.api_url)
-        real = await digest.post(sessions, client, "C123", digest.manual_period(),
-                                 digest_messages, today=TODAY)  # fmt: skip
+        client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
+        real = await summary.post(sessions, client, "C123", summary.manual_period(),
+                                 summary_messages, today=TODAY)  # fmt: skip
     assert (real.status, real.papers) == ("posted", 36)
     assert "36 new papers" in str(slack.called("chat.postMessage")[0]["blocks"])

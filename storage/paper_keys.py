@@ -1,6 +1,8 @@
-"""Stable keys: the arXiv ID without version, else a hash of the entry's most stable text.
+"""Paper keys and arXiv IDs: the one place that reads and writes them.
 
-Entries without an arXiv ID are keyed by what routine edits leave alone:
+A paper's key is `arxiv:<ID>` (the arXiv ID without version), else a hash of the entry's
+most stable text, `text:<hex>`. Entries without an arXiv ID are keyed by what routine edits
+leave alone:
 
 - a deep read by its first claim's English evidence quote. The quote is copied verbatim
   from the paper, so rewording the Chinese review, splitting or joining paragraphs, blank
@@ -20,11 +22,21 @@ import hashlib
 import re
 import unicodedata
 
-# New-style (2609.35259, optional v2) and old-style (hep-th/9901001) arXiv identifiers.
+# New-style (2609.35259) and old-style (hep-th/9901001, math.GT/0309136) arXiv IDs.
+_NEW_STYLE = r"[0-9]{4}\.[0-9]{4,5}"
+_OLD_STYLE = r"[a-z][a-z-]*(?:\.[A-Z]{2})?/[0-9]{7}"
 _ARXIV_ID = re.compile(
-    r"(?<![0-9.])([0-9]{4}\.[0-9]{4,5})(?:v[0-9]+)?(?![0-9])"
-    r"|(?<![A-Za-z])([a-z][a-z-]*(?:\.[A-Z]{2})?/[0-9]{7})(?:v[0-9]+)?(?![0-9])"
+    rf"(?<![0-9.])({_NEW_STYLE})(?:v[0-9]+)?(?![0-9])"
+    rf"|(?<![A-Za-z])({_OLD_STYLE})(?:v[0-9]+)?(?![0-9])"
 )
+# What `/paper` and link unfurls accept as naming one paper: an ID, `arXiv:ID`, or an
+# arxiv.org / papers.cool address of one.
+_ARXIV_REFERENCE = re.compile(
+    r"(?:(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org/(?:abs|pdf)|papers\.cool/arxiv)/"
+    rf"|arxiv:)?({_NEW_STYLE}|{_OLD_STYLE})(?:v\d+)?(?:\.pdf)?/?",
+    re.IGNORECASE,
+)
+_PAPER_KEY = re.compile(rf"arxiv:(?:{_NEW_STYLE}|{_OLD_STYLE})|text:[0-9a-f]{{8,64}}")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 _WHITESPACE = re.compile(r"\s+")
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -41,8 +53,29 @@ def find_arxiv_id(value: str | None) -> str | None:
     return match.group(1) or match.group(2)
 
 
+def arxiv_id(text: str) -> str | None:
+    """The versionless arXiv ID if `text` is nothing but an ID or an arXiv / papers.cool URL."""
+    match = _ARXIV_REFERENCE.fullmatch(text.strip())
+    if match is None:
+        return None
+    archive, slash, number = match.group(1).rpartition("/")
+    if not slash:
+        return number
+    name, dot, subject = archive.partition(".")  # as arXiv writes them: math.GT/0309136
+    return f"{name.lower()}{dot}{subject.upper()}/{number}"
+
+
 def arxiv_key(arxiv_id: str) -> str:
     return f"arxiv:{arxiv_id}"
+
+
+def arxiv_url(arxiv_id: str) -> str:
+    return f"https://arxiv.org/abs/{arxiv_id}"
+
+
+def is_paper_key(value: str) -> bool:
+    """A well-formed paper key (what a button may carry back)."""
+    return bool(_PAPER_KEY.fullmatch(value))
 
 
 def fingerprint(text: str) -> str:

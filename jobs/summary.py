@@ -6,8 +6,8 @@ Slack ts and every paper it covers; its thread replies are recorded one by one a
 out. A failed first message leaves the period marked failed and its papers unposted, so
 the next run posts them; a failed or interrupted reply is sent by the next run, in the
 same thread. A task cancelled while a message is on its way (shutdown) still records what
-Slack accepted before it stops. Rendering is passed in (the bot's Block Kit module): jobs
-does not import the bot.
+Slack accepted before it stops. Rendering and the messenger are passed in by the bot: jobs
+import neither the bot nor Slack.
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TypeVar
 
-import aiohttp
-from slack_sdk.errors import SlackClientError
-from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from storage import db, digests
-from storage.digests import Payload, Pending
+from jobs.messaging import Messenger, PostFailed
+from storage import db, ledger
+from storage.ledger import Payload, Pending
 from storage.models import utcnow
 from storage.search import PaperDetails
 
@@ -40,7 +38,6 @@ LISTED = 100
 # day, the papers listed, how many more it covers, the earliest digest date among all
 Render = Callable[[date, list[PaperDetails], int, date | None], list[Payload]]
 Find = Callable[[AsyncSession], Awaitable["Delivery"]]
-SLACK_ERRORS = (SlackClientError, aiohttp.ClientError, TimeoutError)
 T = TypeVar("T")
 
 
@@ -79,12 +76,12 @@ async def preview(
 ) -> list[Payload]:  # fmt: skip
     """The messages the next summary would post to `channel` (none when nothing is new)."""
     async with sessions() as session:
-        found = await digests.pending(session, channel, now=now or utcnow(), listed=LISTED)
+        found = await ledger.pending(session, channel, now=now or utcnow(), listed=LISTED)
     return _summary(render, today, found) if found.paper_ids else []
 
 
 async def post(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, channel: str,
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, channel: str,
     period: str, render: Render, *, today: date, now: datetime | None = None,
     when_empty: bool = False,
 ) -> Outcome:  # fmt: skip
@@ -92,48 +89,56 @@ async def post(
     new" message when there is nothing (still once per period)."""
 
     async def find(session: AsyncSession) -> Delivery:
-        found = await digests.pending(session, channel, now=now or utcnow(), listed=LISTED)
+        found = await ledger.pending(session, channel, now=now or utcnow(), listed=LISTED)
         return Delivery(found.paper_ids, _summary(render, today, found))
 
-    async def to_channel() -> str:
-        return channel
+    return await deliver(sessions, messenger, Sending(channel, period, channel), find,
+                         when_empty=when_empty)  # fmt: skip
 
-    return await deliver(sessions, client, ledger=channel, period=period, find=find,
-                         destination=to_channel, when_empty=when_empty)  # fmt: skip
+
+@dataclass(frozen=True)
+class Sending:
+    """One delivery: whose papers these are (`owner`, the ledger's account: a channel, or
+    `sub:<subscriber>`), the period it is for, and where it goes (a conversation, or a
+    user, who gets a direct message)."""
+
+    owner: str
+    period: str
+    to: str
+    direct: bool = False
 
 
 async def deliver(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, *, ledger: str,
-    period: str, find: Find, destination: Callable[[], Awaitable[str]],
-    when_empty: bool = False,
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, sending: Sending,
+    find: Find, *, when_empty: bool = False,
 ) -> Outcome:  # fmt: skip
-    """Send what `find` returns to `destination` once for (`ledger`, `period`): the first
-    message, then the others as its thread. `ledger` names whose papers these are (a
-    channel, or a subscriber); no paper is recorded twice under one ledger. Thread replies
-    an earlier post under `ledger` still owes are sent first."""
-    await resume(sessions, client, ledger)
+    """Send what `find` returns once for (owner, period): the first message, then the
+    others as its thread. No paper is recorded twice under one owner. Thread replies an
+    earlier post of the owner still owes are sent first."""
+    owner, period = sending.owner, sending.period
+    await resume(sessions, messenger, owner)
     async with db.writing(sessions) as session:
         # Writers take turns. A post in flight is looked for before what is pending is
         # read: one that finishes in between has its papers recorded by then (one commit).
-        if await digests.busy(session, ledger, period):
+        if await ledger.busy(session, owner, period):
             return Outcome("already claimed")
         delivery = await find(session)
         if not delivery.paper_ids and not when_empty:
             if delivery.record:
                 await delivery.record(session)
             return Outcome("nothing new")
-        post_id = await digests.claim(session, ledger, period)
+        post_id = await ledger.claim(session, owner, period)
         if post_id is None:
             return Outcome("already claimed")
     try:
-        channel = await destination()
+        channel = await messenger.open_direct(sending.to) if sending.direct else sending.to
     except BaseException as error:  # the claim must not hold the ledger until IN_FLIGHT
-        await _to_the_end(_record_failure(sessions, ledger, period, post_id, error))
-        if isinstance(error, SLACK_ERRORS):
+        await _to_the_end(_record_failure(sessions, owner, period, post_id, error))
+        if isinstance(error, PostFailed):
             return Outcome("failed", error=_reason(error))
         raise
     try:
-        sent = await _to_the_end(_send_first(sessions, client, ledger, period, post_id,
+        sent = await _to_the_end(_send_first(sessions, messenger, owner, period, post_id,
                                              channel, delivery))  # fmt: skip
     except asyncio.CancelledError:
         # What Slack accepted is recorded; the thread replies go out with the next run.
@@ -141,26 +146,25 @@ async def deliver(
         raise
     if sent.ts is None:
         return sent
-    left = await _send_replies(sessions, client, ledger, post_id, channel, sent.ts,
+    left = await _send_replies(sessions, messenger, owner, post_id, channel, sent.ts,
                                delivery.messages[1:])  # fmt: skip
-    log.info("posted to %s for %s: %d papers", ledger, period, len(delivery.paper_ids))
+    log.info("posted to %s for %s: %d papers", owner, period, len(delivery.paper_ids))
     return Outcome("posted", len(delivery.paper_ids), sent.ts, left)
 
 
 async def _send_first(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, ledger: str,
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str,
     period: str, post_id: int, channel: str, delivery: Delivery,
 ) -> Outcome:  # fmt: skip
     """Post the first message and record the post as sent (with its papers) at once."""
     try:
-        parent = await client.chat_postMessage(channel=channel, **delivery.messages[0])
-    except SLACK_ERRORS as error:
-        await _record_failure(sessions, ledger, period, post_id, error)
+        ts = await messenger.post(channel, delivery.messages[0])
+    except PostFailed as error:
+        await _record_failure(sessions, owner, period, post_id, error)
         return Outcome("failed", error=_reason(error))
-    ts = str(parent["ts"])
     async with sessions.begin() as session:
-        await digests.posted(
-            session, post_id, ledger, ts=ts, slack_channel=channel,
+        await ledger.posted(
+            session, post_id, owner, ts=ts, slack_channel=channel,
             paper_ids=delivery.paper_ids, replies=delivery.messages[1:],
         )  # fmt: skip
         if delivery.record:
@@ -169,19 +173,19 @@ async def _send_first(
 
 
 async def _send_replies(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, ledger: str,
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str,
     post_id: int, channel: str, ts: str, replies: list[Payload],
 ) -> str | None:  # fmt: skip
     """Send the thread replies in order, recording each as it is accepted; the post is
     then no longer being sent. Returns why some are left for the next run, if any are."""
     try:
         for done, reply in enumerate(replies, start=1):
-            await _to_the_end(_send_reply(sessions, client, post_id, channel, ts, reply,
+            await _to_the_end(_send_reply(sessions, messenger, post_id, channel, ts, reply,
                                           replies[done:]))  # fmt: skip
-    except SLACK_ERRORS as error:
+    except PostFailed as error:
         left = f"{len(replies) - done + 1} of {len(replies)} thread replies left for the next " \
                f"run: {_reason(error)}"  # fmt: skip
-        log.error("post to %s (%s): %s", ledger, ts, left)
+        log.error("post to %s (%s): %s", owner, ts, left)
         await _stop_sending(sessions, post_id, left)
         return left
     except asyncio.CancelledError:
@@ -192,52 +196,54 @@ async def _send_replies(
 
 
 async def _send_reply(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, post_id: int,
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, post_id: int,
     channel: str, ts: str, reply: Payload, left: list[Payload],
 ) -> None:  # fmt: skip
-    await client.chat_postMessage(channel=channel, thread_ts=ts, **reply)
+    await messenger.post(channel, reply, thread=ts)
     async with sessions.begin() as session:
-        await digests.reply_sent(session, post_id, left)
+        await ledger.reply_sent(session, post_id, left)
 
 
 async def resume(
-    sessions: async_sessionmaker[AsyncSession], client: AsyncWebClient, ledger: str
+    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str
 ) -> None:
-    """Send the thread replies that earlier posts under `ledger` still owe, in their
-    threads; the first messages are never sent again."""
+    """Send the thread replies that earlier posts of `owner` still owe, in their threads;
+    the first messages are never sent again."""
     async with sessions() as session:
-        if not await digests.has_unfinished(session, ledger):
+        if not await ledger.has_unfinished(session, owner):
             return
     async with db.writing(sessions) as session:
-        unfinished = await digests.take_unfinished(session, ledger)
+        unfinished = await ledger.take_unfinished(session, owner)
     for post in unfinished:
-        left = await _send_replies(sessions, client, ledger, post.id, post.slack_channel,
+        left = await _send_replies(sessions, messenger, owner, post.id, post.slack_channel,
                                    post.ts, post.replies)  # fmt: skip
         if left is None:
             log.info("sent the %d thread replies %s (%s) still owed", len(post.replies),
-                     ledger, post.ts)  # fmt: skip
+                     owner, post.ts)  # fmt: skip
 
 
 async def _record_failure(
-    sessions: async_sessionmaker[AsyncSession], ledger: str, period: str, post_id: int,
+    sessions: async_sessionmaker[AsyncSession], owner: str, period: str, post_id: int,
     error: BaseException,
 ) -> None:  # fmt: skip
     reason = _reason(error)
-    log.error("post to %s for %s failed: %s", ledger, period, reason)
+    log.error("post to %s for %s failed: %s", owner, period, reason)
     async with sessions.begin() as session:
-        await digests.failed(session, post_id, reason)
+        await ledger.failed(session, post_id, reason)
 
 
 async def _stop_sending(
     sessions: async_sessionmaker[AsyncSession], post_id: int, error: str | None = None
 ) -> None:
     async with sessions.begin() as session:
-        await digests.stop_sending(session, post_id, error)
+        await ledger.stop_sending(session, post_id, error)
 
 
 def _reason(error: BaseException) -> str:
     if isinstance(error, asyncio.CancelledError):
         return "stopped before it was sent"
+    if isinstance(error, PostFailed):
+        return str(error)
     return f"{type(error).__name__}: {error}"
 
 
