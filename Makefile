@@ -1,19 +1,38 @@
 # One command per job: `make run` starts the bot on the bundled seeds (SQLite),
-# `make check` runs every check CI runs (format, lint, types, the whole test suite).
+# `make check` runs every check CI runs (format, lint, types, the whole test suite),
+# `make lock` refreshes the locked dependencies after pyproject.toml changes.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+DEV_LOCK     := requirements/dev.lock
+RUNTIME_LOCK := requirements/runtime.lock
+LOCK_FLAGS   := --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" $(if $(UPGRADE),--upgrade)
+# The build backend (pyproject's build-system.requires), locked with the rest.
+BUILD_REQUIRES := $(PYTHON) -c 'import tomllib; \
+	print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")'
 
-.PHONY: install run test check lint fmt bench clean
+.PHONY: install lock run test check lint fmt bench clean
 
-$(STAMP): pyproject.toml
+# Dependencies come from the lock only, each file checked against its hash; the project
+# itself is installed without resolving anything (its build backend is in the lock too).
+$(STAMP): pyproject.toml $(DEV_LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes -r $(DEV_LOCK)
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Rewrites both locks from pyproject.toml (uv, one universal resolution). Pins already in
+# a lock are kept; `make lock UPGRADE=1` moves every pin to the newest allowed release.
+# requirements/runtime.lock (the image) is the dev lock's runtime part, same versions.
+lock: install
+	$(BUILD_REQUIRES) | $(BIN)/uv pip compile $(LOCK_FLAGS) --extra dev pyproject.toml - \
+		-o $(DEV_LOCK)
+	$(BUILD_REQUIRES) | $(BIN)/uv pip compile $(LOCK_FLAGS) pyproject.toml - \
+		-c $(DEV_LOCK) -o $(RUNTIME_LOCK)
 
 # Loads the bundled seeds into var/paperbot.db, then serves Slack when its tokens are set
 # (environment or .env), else opens the offline shell.

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, TextIO, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from bot import logs, manifest
+from bot import logs, manifest, version
 from bot.app import slack_client
 from bot.blocks import summary_messages
 from bot.command_table import NAMES
@@ -278,11 +278,24 @@ def port_number(raw: str) -> int:
     return int(raw)
 
 
+class _Version(argparse.Action):
+    """`--version`: the line is made only when asked (it reads the migration scripts)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the package, parser and schema versions and exit")  # fmt: skip
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(version.describe())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paperbot",
         description="Slack bot for research teams: paper digests, searchable claims.",
     )
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Command, help: str) -> argparse.ArgumentParser:

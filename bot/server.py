@@ -33,6 +33,7 @@ from bot.scheduling import build_scheduler
 from bot.services import Services
 from bot.settings import Settings
 from bot.signing import is_signed
+from bot.version import describe, versions
 from bot.watchdog import Systemd, watching
 from storage import db
 
@@ -42,6 +43,7 @@ SETTINGS = web.AppKey("settings", Settings)
 SOCKET_MODE = web.AppKey("socket_mode", bool)
 SERVICES = web.AppKey("services", Services)
 BOLT = web.AppKey("bolt", AsyncApp)
+VERSION = web.AppKey("version", str)  # paperbot's, shown by /healthz
 REJECTED = web.RequestKey("rejected", str)
 SHUTDOWN_GRACE_SECONDS = 20.0
 # Slack's requests are a few kilobytes; aiohttp refuses bodies over this anyway.
@@ -169,18 +171,23 @@ def _where(error: Exception) -> str:
 
 async def healthz(request: web.Request) -> web.Response:
     services = request.app[SERVICES]
+    running_version = request.app[VERSION]
     try:
         dialect = await asyncio.wait_for(db.ping(services.sessions), timeout=2)
     except Exception as error:  # any failure to answer means: not healthy
         log.warning("health check: database not answering: %s", type(error).__name__)
-        return web.json_response({"status": "unavailable", "database": "not answering"}, status=503)
-    return web.json_response({"status": "ok", "database": dialect})
+        return web.json_response(
+            {"status": "unavailable", "database": "not answering", "version": running_version},
+            status=503,
+        )
+    return web.json_response({"status": "ok", "database": dialect, "version": running_version})
 
 
 def web_app(settings: Settings, *, socket_mode: bool = False) -> web.Application:
     app = web.Application(middlewares=[request_log])
     app[SETTINGS] = settings
     app[SOCKET_MODE] = socket_mode
+    app[VERSION] = versions()["version"]
     app.cleanup_ctx.append(_store)
     app.cleanup_ctx.append(_warm)
     app.cleanup_ctx.append(_slack)
@@ -240,7 +247,7 @@ async def serve(settings: Settings, *, host: str, port: int, socket_mode: bool) 
         running(settings, host=host, port=port, socket_mode=socket_mode) as bound,
     ):
         mode = "Socket Mode" if socket_mode else "HTTP mode (POST /slack/events)"
-        log.info("paperbot serving on %s port %d, %s", host, bound, mode)
+        log.info("%s serving on %s port %d, %s", describe(), host, bound, mode)
         systemd.notify("READY=1")
         await stop.wait()
         systemd.notify("STOPPING=1")

@@ -1,6 +1,8 @@
 """Settings: read once from the environment (and `.env`), validated, then passed down.
 
-Nothing here runs at import. `load_settings()` is called by the CLI's `main` and the
+Each secret may instead come from a file named by its `_FILE` twin (compose `secrets:`,
+systemd `LoadCredential=`), so that it never sits in the environment. Nothing here runs at
+import. `load_settings()` is called by the CLI's `main` and the
 resulting `Settings` object is handed to whatever needs a value from it.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import time
@@ -35,6 +38,18 @@ _ASYNC_DRIVERS = {
     "postgres": "postgresql+asyncpg",
     "postgresql+asyncpg": "postgresql+asyncpg",
 }
+
+
+# A secret's variable and the twin naming a file that holds it; setting both is an error.
+SECRET_FILES = {
+    "SLACK_BOT_TOKEN": "SLACK_BOT_TOKEN_FILE",
+    "SLACK_SIGNING_SECRET": "SLACK_SIGNING_SECRET_FILE",
+    "SLACK_APP_TOKEN": "SLACK_APP_TOKEN_FILE",
+    "PAPERBOT_DATABASE_URL": "PAPERBOT_DATABASE_URL_FILE",
+}
+# Only the password, put into PAPERBOT_DATABASE_URL (which then holds none).
+PASSWORD_FILE = "PAPERBOT_DATABASE_PASSWORD_FILE"
+MAX_SECRET_BYTES = 64 * 1024  # a token, a password or a URL; anything larger is a wrong path
 
 
 class ConfigError(Exception):
@@ -94,6 +109,7 @@ def load_settings(
     if env_file.is_file():
         values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
     values.update(os.environ if environ is None else environ)
+    values.update(_secrets_from_files(values))
 
     def get(name: str, default: str | None = None) -> str | None:
         value = values.get(name, "").strip()
@@ -109,8 +125,17 @@ def load_settings(
     else:
         ingest_schedule = None
 
+    database_url = _database_url(get("PAPERBOT_DATABASE_URL", DEFAULT_DATABASE_URL) or "")
+    password_file = get(PASSWORD_FILE)
+    if password_file:
+        if database_url.password:
+            raise ConfigError(
+                f"PAPERBOT_DATABASE_URL holds a password and {PASSWORD_FILE} is set: keep one"
+            )
+        database_url = database_url.set(password=read_secret_file(PASSWORD_FILE, password_file))
+
     return Settings(
-        database_url=_database_url(get("PAPERBOT_DATABASE_URL", DEFAULT_DATABASE_URL) or ""),
+        database_url=database_url,
         digest_dir=Path(get("PAPERBOT_DIGEST_DIR", "seeds") or "seeds"),
         slack_bot_token=get("SLACK_BOT_TOKEN"),
         slack_signing_secret=get("SLACK_SIGNING_SECRET"),
@@ -135,6 +160,44 @@ def load_settings(
         max_file_mb=_megabytes("PAPERBOT_MAX_FILE_MB",
                                get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)),
     )  # fmt: skip
+
+
+def _secrets_from_files(values: Mapping[str, str]) -> dict[str, str]:
+    """The secrets whose `_FILE` twin is set, read from their files."""
+    read = {}
+    for name, twin in SECRET_FILES.items():
+        path = values.get(twin, "").strip()
+        if not path:
+            continue
+        if values.get(name, "").strip():
+            raise ConfigError(f"{name} and {twin} are both set: keep one")
+        read[name] = read_secret_file(twin, path)
+    return read
+
+
+def read_secret_file(variable: str, path: str) -> str:
+    """The file's text without its trailing newline, or ConfigError in one line (the
+    content is never quoted: it is a secret)."""
+    try:
+        with open(path, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise ConfigError(f"{variable}: {path} is not a regular file")
+            data = file.read(MAX_SECRET_BYTES + 1)
+    except IsADirectoryError:
+        raise ConfigError(f"{variable}: {path} is a directory, not a file") from None
+    except OSError as error:
+        raise ConfigError(f"{variable}: cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_SECRET_BYTES:
+        raise ConfigError(f"{variable}: {path} is larger than 64 KiB; is it the right file?")
+    try:
+        text = data.decode("utf-8-sig").strip()
+    except UnicodeDecodeError:
+        raise ConfigError(f"{variable}: {path} is not UTF-8 text") from None
+    if not text:
+        raise ConfigError(f"{variable}: {path} is empty")
+    if "\n" in text or "\r" in text:
+        raise ConfigError(f"{variable}: {path} holds more than one line")
+    return text
 
 
 def _database_url(raw: str) -> URL:

@@ -2,16 +2,45 @@
 
 from __future__ import annotations
 
+import io
+import logging
 from pathlib import Path
 
 import pytest
 
+from bot import logs
+from bot.settings import load_settings
 from tests.bot.conftest import SECRET, TOKEN
+from tests.bot.test_serve_process import FILE_DB_PASSWORD, FILE_SECRET, FILE_TOKEN
 from tests.bot.test_socket_mode import APP_TOKEN
 from tests.cli.helpers import STDERR
 
-# Every Slack secret the tests hand to the bot ("xoxb-test" starts every bot token they use).
-TEST_SECRETS = (SECRET, TOKEN, APP_TOKEN, "xoxb-test", "s3cret")
+# Every Slack secret the tests hand to the bot ("xoxb-test" starts every bot token they use),
+# those the bot reads from files (environment variables ending in _FILE) included.
+TEST_SECRETS = (SECRET, TOKEN, APP_TOKEN, "xoxb-test", "s3cret",
+                FILE_TOKEN, FILE_SECRET, FILE_DB_PASSWORD)  # fmt: skip
+
+
+def test_a_secret_read_from_a_file_is_masked_like_one_from_the_environment(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "signing").write_text("masked-file-s3cret-5e9a\n")
+    (tmp_path / "password").write_text("masked-db-s3cret-1c7b\n")
+    settings = load_settings(
+        {"SLACK_SIGNING_SECRET_FILE": str(tmp_path / "signing"),
+         "PAPERBOT_DATABASE_URL": "postgresql://bot@db/paperbot",
+         "PAPERBOT_DATABASE_PASSWORD_FILE": str(tmp_path / "password")},
+        dotenv_path=tmp_path / "none",
+    )  # fmt: skip
+    out = io.StringIO()
+    logger = logging.getLogger("paperbot.test.secret_files")
+    logger.propagate = False  # this line holds the secrets on purpose
+    logger.addHandler(logs.handler("text", settings.secrets, out))  # as `configure` does
+    try:
+        logger.error("signing with masked-file-s3cret-5e9a, database masked-db-s3cret-1c7b")
+    finally:
+        logger.handlers.clear()
+    assert out.getvalue().endswith("signing with [secret], database [secret]\n")
 
 
 @pytest.mark.last

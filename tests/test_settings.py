@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,146 @@ def test_serve_needs_both_slack_secrets_and_socket_mode_the_app_token(tmp_path: 
         ConfigError, match=r"^missing required environment variables: SLACK_APP_TOKEN$"
     ):
         s.require_slack(socket_mode=True)
+
+
+# --- secrets from files (compose `secrets:`, systemd `LoadCredential=`) ----------------
+
+FILE_SECRETS = [
+    ("SLACK_BOT_TOKEN", "xoxb-test-from-a-file"),
+    ("SLACK_SIGNING_SECRET", "signing-s3cret-from-a-file"),
+    ("SLACK_APP_TOKEN", "xapp-1-test-from-a-file"),
+    ("PAPERBOT_DATABASE_URL", "postgresql+asyncpg://bot:db-s3cret-from-a-file@db/paperbot"),
+]
+
+
+def secret_file(tmp_path: Path, text: str | bytes, name: str = "secret") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return path
+
+
+@pytest.mark.parametrize(("variable", "value"), FILE_SECRETS)
+def test_each_secret_can_come_from_a_file_without_its_trailing_newline(
+    variable: str, value: str, tmp_path: Path
+) -> None:
+    path = secret_file(tmp_path, value + "\n")
+    s = settings_from({f"{variable}_FILE": str(path)}, tmp_path)
+    from_env = settings_from({variable: value}, tmp_path)
+    assert s == from_env  # the same settings as from the environment, secrets included
+    secret = value.split(":")[-1].split("@")[0] if "://" in value else value
+    assert secret in s.secrets  # so logs mask it (bot/logs.py)
+    assert secret not in repr(s)
+
+
+def test_a_windows_line_end_and_a_byte_order_mark_are_not_part_of_the_secret(
+    tmp_path: Path,
+) -> None:
+    path = secret_file(tmp_path, "\ufeffxoxb-test-crlf\r\n")
+    assert settings_from({"SLACK_BOT_TOKEN_FILE": str(path)}, tmp_path).slack_bot_token == (
+        "xoxb-test-crlf"
+    )
+
+
+@pytest.mark.parametrize(("variable", "value"), FILE_SECRETS)
+def test_a_variable_and_its_file_twin_both_set_is_an_error_naming_both(
+    variable: str, value: str, tmp_path: Path
+) -> None:
+    path = secret_file(tmp_path, value)
+    with pytest.raises(ConfigError) as raised:
+        settings_from({variable: value, f"{variable}_FILE": str(path)}, tmp_path)
+    assert str(raised.value) == f"{variable} and {variable}_FILE are both set: keep one"
+
+
+def test_the_twin_in_dotenv_and_the_variable_in_the_environment_is_an_error_too(
+    tmp_path: Path,
+) -> None:
+    path = secret_file(tmp_path, "xoxb-test-dotenv")
+    with pytest.raises(ConfigError, match="SLACK_BOT_TOKEN and SLACK_BOT_TOKEN_FILE"):
+        settings_from({"SLACK_BOT_TOKEN": "xoxb-test-env"}, tmp_path,
+                      dotenv=f"SLACK_BOT_TOKEN_FILE={path}\n")  # fmt: skip
+
+
+def test_a_blank_variable_beside_its_file_twin_is_not_set(tmp_path: Path) -> None:
+    """Compose blanks a value `.env` may hold when it passes the file instead."""
+    path = secret_file(tmp_path, "xoxb-test-blank-beside")
+    s = settings_from({"SLACK_BOT_TOKEN": "", "SLACK_BOT_TOKEN_FILE": str(path)}, tmp_path)
+    assert s.slack_bot_token == "xoxb-test-blank-beside"
+
+
+def bad_file_message(tmp_path: Path, path: Path) -> str:
+    with pytest.raises(ConfigError) as raised:
+        settings_from({"SLACK_SIGNING_SECRET_FILE": str(path)}, tmp_path)
+    message = str(raised.value)
+    assert message.startswith("SLACK_SIGNING_SECRET_FILE: ") and "\n" not in message
+    return message
+
+
+def test_a_missing_secret_file_is_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "secret"
+    assert bad_file_message(tmp_path, missing) == (
+        f"SLACK_SIGNING_SECRET_FILE: cannot read {missing}: No such file or directory"
+    )
+
+
+@pytest.mark.parametrize("text", ["", "\n", "  \n\n"])
+def test_an_empty_secret_file_is_one_line(text: str, tmp_path: Path) -> None:
+    path = secret_file(tmp_path, text)
+    assert bad_file_message(tmp_path, path) == f"SLACK_SIGNING_SECRET_FILE: {path} is empty"
+
+
+def test_a_secret_file_that_is_a_directory_is_one_line(tmp_path: Path) -> None:
+    assert bad_file_message(tmp_path, tmp_path) == (
+        f"SLACK_SIGNING_SECRET_FILE: {tmp_path} is a directory, not a file"
+    )
+
+
+def test_an_unreadable_secret_file_is_one_line(tmp_path: Path) -> None:
+    path = secret_file(tmp_path, "signing-s3cret-unreadable")
+    path.chmod(0)
+    if os.access(path, os.R_OK):  # root reads it anyway; a file inside a file cannot be read
+        path = path / "secret"
+        assert bad_file_message(tmp_path, path) == (
+            f"SLACK_SIGNING_SECRET_FILE: cannot read {path}: Not a directory"
+        )
+    else:
+        assert bad_file_message(tmp_path, path) == (
+            f"SLACK_SIGNING_SECRET_FILE: cannot read {path}: Permission denied"
+        )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe\x00s\x00e\x00c", "is not UTF-8 text"),
+        (b"x" * (64 * 1024 + 1), "is larger than 64 KiB"),
+        (b"SLACK_SIGNING_SECRET=s3cret-a\nSLACK_BOT_TOKEN=s3cret-b\n", "holds more than one line"),
+    ],
+)
+def test_a_secret_file_that_cannot_be_a_secret_is_one_line_without_its_content(
+    content: bytes, message: str, tmp_path: Path
+) -> None:
+    path = secret_file(tmp_path, content)
+    said = bad_file_message(tmp_path, path)
+    assert message in said and "s3cret" not in said
+
+
+def test_a_secret_file_that_is_not_a_regular_file_is_one_line(tmp_path: Path) -> None:
+    assert bad_file_message(tmp_path, Path("/dev/null")) == (
+        "SLACK_SIGNING_SECRET_FILE: /dev/null is not a regular file"
+    )
+
+
+def test_the_database_password_alone_can_come_from_a_file(tmp_path: Path) -> None:
+    path = secret_file(tmp_path, "p@ss:w/rd-from-a-file\n")  # no URL escaping needed
+    s = settings_from({"PAPERBOT_DATABASE_URL": "postgresql://bot@db:5432/paperbot",
+                       "PAPERBOT_DATABASE_PASSWORD_FILE": str(path)}, tmp_path)  # fmt: skip
+    assert s.database_url.password == "p@ss:w/rd-from-a-file"
+    assert (s.database_url.username, s.database_url.host) == ("bot", "db")
+    assert "p@ss:w/rd-from-a-file" in s.secrets
+    with pytest.raises(ConfigError) as raised:
+        settings_from({"PAPERBOT_DATABASE_URL": "postgresql://bot:other@db/paperbot",
+                       "PAPERBOT_DATABASE_PASSWORD_FILE": str(path)}, tmp_path)  # fmt: skip
+    assert str(raised.value) == (
+        "PAPERBOT_DATABASE_URL holds a password and PAPERBOT_DATABASE_PASSWORD_FILE is set: "
+        "keep one"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.metadata
 import json
 import os
 import shutil
@@ -18,9 +19,11 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from sqlalchemy.engine import URL
 
 from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
+from bot.version import describe
 from tests.bot.conftest import SECRET, TOKEN
 from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
 from tests.digests import SEEDS
@@ -92,12 +95,70 @@ async def test_serve_answers_healthz_and_stops_on_sigterm(tmp_path: Path) -> Non
     ):
         health = await until_up(http, served)
         assert health.status == 200
-        assert (await health.json()) == {"status": "ok", "database": "sqlite"}
+        assert (await health.json()) == {
+            "status": "ok", "database": "sqlite", "version": importlib.metadata.version("paperbot"),
+        }  # fmt: skip
     assert served.returncode == 0, served.stderr
+    # The start line says which paperbot serves, with its parser and schema versions.
+    assert f"{describe()} serving on 0.0.0.0 port {served.port}" in served.stderr
     assert "shutting down" in served.stderr
     assert "Traceback" not in served.stderr
     assert TOKEN not in served.stderr and SECRET not in served.stderr
     assert (tmp_path / "var" / "paperbot.db").is_file()
+
+
+# Secrets only ever read from files (tests/test_secrets.py greps the run for them).
+FILE_TOKEN = "xoxb-test-read-from-a-file"
+FILE_SECRET = "file-signing-s3cret-4b1d"
+FILE_DB_PASSWORD = "file-db-s3cret-77e0"
+
+
+async def test_serve_takes_its_secrets_from_files_and_never_logs_them(tmp_path: Path) -> None:
+    credentials = tmp_path / "credentials"
+    credentials.mkdir(mode=0o700)
+    for name, value in (("token", FILE_TOKEN), ("signing", FILE_SECRET),
+                        ("db", f"sqlite+aiosqlite:///{tmp_path}/from-file.db")):  # fmt: skip
+        (credentials / name).write_text(value + "\n")  # as `echo` writes them
+    files = {"SLACK_BOT_TOKEN": "", "SLACK_SIGNING_SECRET": "",
+             "SLACK_BOT_TOKEN_FILE": str(credentials / "token"),
+             "SLACK_SIGNING_SECRET_FILE": str(credentials / "signing"),
+             "PAPERBOT_DATABASE_URL_FILE": str(credentials / "db"),
+             "PAPERBOT_LOG_LEVEL": "DEBUG"}  # fmt: skip
+    async with (
+        LocalSlack() as slack,
+        aiohttp.ClientSession() as http,
+        serving(tmp_path, slack, **files) as served,
+    ):
+        await until_up(http, served)
+        body = command_body("/paper", "help", user="UFILES", channel="C1",
+                            response_url=slack.response_url())  # fmt: skip
+        # Requests are checked with the signing secret from the file, not another.
+        for secret, status in ((FILE_SECRET, 200), (SECRET, 401)):
+            async with http.post(f"{served.url}/slack/events", data=body,
+                                 headers=signed_headers(body, secret)) as response:  # fmt: skip
+                assert response.status == status
+    assert served.returncode == 0, served.stderr
+    assert (tmp_path / "from-file.db").is_file()  # the store named by the URL's file
+    assert "POST /slack/events 200" in served.stderr  # DEBUG and INFO lines were written
+    assert FILE_TOKEN not in served.stderr and FILE_SECRET not in served.stderr
+
+
+async def test_a_database_password_from_a_file_is_used_and_never_logged(
+    tmp_path: Path, postgres_url: URL
+) -> None:
+    """The test server trusts local connections, so the password is carried, not checked."""
+    if postgres_url.password:
+        pytest.skip("the test server's URL has a password of its own")
+    (tmp_path / "password").write_text(FILE_DB_PASSWORD + "\n")
+    env = {"PAPERBOT_DATABASE_URL": postgres_url.render_as_string(hide_password=False),
+           "PAPERBOT_DATABASE_PASSWORD_FILE": str(tmp_path / "password"),
+           "PAPERBOT_LOG_LEVEL": "DEBUG"}  # fmt: skip
+    upgraded = paperbot("db", "upgrade", cwd=tmp_path, env=env)
+    assert upgraded.returncode == 0, upgraded.stderr
+    status = paperbot("status", "--json", cwd=tmp_path, env=env)
+    assert status.returncode == 0 and json.loads(status.stdout)["database"] == "postgresql"
+    for result in (upgraded, status):
+        assert FILE_DB_PASSWORD not in result.stdout + result.stderr
 
 
 async def test_serve_posts_the_summary_once_on_an_every_minute_schedule(tmp_path: Path) -> None:

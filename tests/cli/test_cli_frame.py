@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import URL
 
+from jobs.parser import PARSER_VERSION
 from tests.cli.helpers import paperbot
 
+ROOT = Path(__file__).resolve().parents[2]
+
 SUBCOMMANDS = ["ingest", "status", "ask", "shell", "serve", "digest", "db", "manifest"]
+
+
+def test_version_names_the_package_parser_and_schema_versions(tmp_path: Path) -> None:
+    result = paperbot("--version", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    heads = sorted(p.name[:4] for p in (ROOT / "storage" / "migrations" / "versions").glob("0*.py"))
+    expected = f"paperbot {project['version']} (parser {PARSER_VERSION}, schema {heads[-1]})"
+    assert result.stdout == expected + "\n"
+    assert result.stderr == ""
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)
@@ -89,6 +103,27 @@ def test_a_bad_setting_stops_with_one_line_naming_it(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(f"paperbot: {variable} ")
+
+
+@pytest.mark.parametrize("fault", ["missing", "empty", "directory", "both set"])
+def test_a_bad_secret_file_stops_with_one_line_naming_it(fault: str, tmp_path: Path) -> None:
+    path = tmp_path / "slack_bot_token"
+    env = {"SLACK_BOT_TOKEN_FILE": str(path)}
+    if fault == "empty":
+        path.write_text("\n")
+    elif fault == "directory":
+        path.mkdir()
+    elif fault == "both set":
+        path.write_text("xoxb-test-cli-file\n")
+        env["SLACK_BOT_TOKEN"] = "xoxb-test-cli-env"
+    expected = {
+        "missing": f"SLACK_BOT_TOKEN_FILE: cannot read {path}: No such file or directory",
+        "empty": f"SLACK_BOT_TOKEN_FILE: {path} is empty",
+        "directory": f"SLACK_BOT_TOKEN_FILE: {path} is a directory, not a file",
+        "both set": "SLACK_BOT_TOKEN and SLACK_BOT_TOKEN_FILE are both set: keep one",
+    }[fault]
+    result = paperbot("status", cwd=tmp_path, env=env)
+    assert (result.returncode, result.stderr, result.stdout) == (2, f"paperbot: {expected}\n", "")
 
 
 def test_a_bad_setting_in_dotenv_is_named_too(tmp_path: Path) -> None:

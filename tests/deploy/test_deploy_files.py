@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import configparser
+import importlib.metadata
 import json
 import os
 import re
@@ -17,6 +18,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,7 @@ from bot.watchdog import EXIT_STUCK, STUCK_AFTER_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PAPERBOT_DOMAIN", "DIGESTS_ON_HOST"}
+COMPOSE_ONLY = {"PAPERBOT_DOMAIN", "DIGESTS_ON_HOST"}
 
 
 def dockerfile() -> list[tuple[str, str]]:
@@ -137,17 +139,36 @@ def test_the_image_runs_paperbot_serve_as_a_user_that_is_not_root() -> None:
     assert not args.socket  # HTTP mode: what the health check and the proxy talk to
 
 
-def test_the_image_uses_a_slim_python_the_project_supports() -> None:
+def test_the_image_uses_a_slim_python_the_project_supports_pinned_by_digest() -> None:
     requires = re.search(r'requires-python = ">=3\.(\d+)"', (ROOT / "pyproject.toml").read_text())
     assert requires is not None
-    for image in instructions("FROM"):
-        match = re.fullmatch(r"python:3\.(\d+)-slim(?: AS \w+)?", image)
+    images = instructions("FROM")
+    for image in images:
+        match = re.fullmatch(r"python:3\.(\d+)-slim@sha256:[0-9a-f]{64}(?: AS \w+)?", image)
         assert match and int(match.group(1)) >= int(requires.group(1)), image
+    assert len({image.split()[0] for image in images}) == 1  # both stages, one base
 
 
-def test_the_image_installs_runtime_dependencies_only_from_copied_sources() -> None:
-    runs = " ".join(instructions("RUN"))
-    assert "pip install" in runs and "[dev]" not in runs and "-e " not in runs
+def test_the_image_is_labelled_with_the_package_source_version_and_licence() -> None:
+    labels: dict[str, str] = {}
+    for word, args in final_stage():
+        if word == "LABEL":
+            labels |= dict(pair.split("=", 1) for pair in shlex.split(args))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    oci = "org.opencontainers.image."
+    assert labels[oci + "version"] == project["version"] == importlib.metadata.version("paperbot")
+    assert labels[oci + "licenses"] == project["license"]
+    assert labels[oci + "source"] == project["urls"]["Source"]
+    assert labels[oci + "title"] == "paperbot"
+
+
+def test_the_image_installs_the_runtime_lock_with_hashes_and_resolves_nothing_else() -> None:
+    runs = instructions("RUN")
+    installs = [run for run in runs if "pip install" in run]
+    assert "--require-hashes -r requirements/runtime.lock" in installs[0]
+    assert all("--no-deps" in run for run in installs[1:])  # paperbot itself
+    joined = " ".join(runs)
+    assert "[dev]" not in joined and "-e " not in joined and "dev.lock" not in joined
     copied = [args.split()[:-1] for args in instructions("COPY") if "--from" not in args]
     allowed = (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
     for sources in copied:
@@ -212,23 +233,57 @@ def test_compose_runs_postgres_with_a_named_volume_and_a_health_check() -> None:
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
 
 
-def test_compose_bots_wait_for_postgres_and_reach_it_with_the_configured_url() -> None:
+def mounted_secrets(service: dict[str, Any], tmp_path: Path) -> dict[str, str]:
+    """/run/secrets/NAME of each secret the service lists -> a file holding a test value."""
+    declared = compose()["secrets"]
+    mounted = {}
+    for name in service["secrets"]:
+        assert declared[name]["file"] == f"./secrets/{name}"  # deploy/secrets/, ignored by git
+        path = tmp_path / name
+        path.write_text(f"xoxb-test-compose-{name}\n")
+        mounted[f"/run/secrets/{name}"] = str(path)
+    return mounted
+
+
+def test_compose_bots_wait_for_postgres_and_reach_it_with_the_configured_url(
+    tmp_path: Path,
+) -> None:
     spec = compose()
     bot, postgres = spec["services"]["bot"], spec["services"]["postgres"]
     assert bot["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert bot["env_file"] == ".env"
-    variables = {"POSTGRES_PASSWORD": "0123abcd"}
-    env = {k: substitute(str(v), variables) for k, v in bot["environment"].items()}
+    files = mounted_secrets(bot, tmp_path)
+    env = {k: files.get(str(v), str(v)) for k, v in bot["environment"].items()}
     settings = load_settings(env, dotenv_path=DEPLOY / ".env.example")
     url = settings.database_url
     assert (url.get_backend_name(), url.host, url.port) == ("postgresql", "postgres", 5432)
-    pg_env = {k: substitute(str(v), variables) for k, v in postgres["environment"].items()}
-    assert (url.username, url.password, url.database) == (
-        pg_env["POSTGRES_USER"], pg_env["POSTGRES_PASSWORD"], pg_env["POSTGRES_DB"],
-    )  # fmt: skip
+    pg_env = postgres["environment"]
+    assert (url.username, url.database) == (pg_env["POSTGRES_USER"], pg_env["POSTGRES_DB"])
+    # One password file for both: PostgreSQL sets it, the bots log in with it.
+    assert "POSTGRES_PASSWORD" not in pg_env
+    assert pg_env["POSTGRES_PASSWORD_FILE"] in files
+    assert url.password == Path(files[pg_env["POSTGRES_PASSWORD_FILE"]]).read_text().strip()
     mount = substitute(bot["volumes"][0], {}).split(":")
     assert mount[1] == str(settings.digest_dir) and mount[2] == "ro"
     assert (DEPLOY / mount[0]).is_dir()
+
+
+def test_compose_passes_every_secret_as_a_file_never_as_a_variable(tmp_path: Path) -> None:
+    spec = compose()
+    bot = spec["services"]["bot"]
+    files = mounted_secrets(bot, tmp_path)
+    env = {k: files.get(str(v), str(v)) for k, v in bot["environment"].items()}
+    # A value `.env` may still hold is blanked, so it cannot clash with its file.
+    for name in ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "PAPERBOT_DATABASE_URL_FILE"):
+        assert env[name] == ""
+    dotenv = {"SLACK_BOT_TOKEN": "xoxb-test-left-in-dotenv", "SLACK_SIGNING_SECRET": "left"}
+    settings = load_settings(dotenv | env, dotenv_path=tmp_path / "none")
+    settings.require_slack(socket_mode=False)  # what serve needs, from the files
+    assert settings.slack_bot_token == "xoxb-test-compose-slack_bot_token"
+    assert settings.slack_signing_secret == "xoxb-test-compose-slack_signing_secret"
+    assert not any(re.search(r"PASSWORD|TOKEN|SECRET", str(v)) for v in env.values())
+    assert ".env" not in spec["secrets"]
+    assert "deploy/secrets/" in (ROOT / ".gitignore").read_text().splitlines()
 
 
 def test_compose_builds_the_dockerfile_and_runs_two_replicas_behind_one_proxy() -> None:
@@ -290,6 +345,32 @@ def test_the_systemd_unit_restarts_a_stuck_bot() -> None:
     assert service["Restart"] == "on-failure" and EXIT_STUCK != 0
 
 
+def test_the_systemd_unit_hands_the_slack_secrets_over_as_credentials(tmp_path: Path) -> None:
+    lines = (DEPLOY / "paperbot.service").read_text().splitlines()
+    credentials = dict(
+        line.removeprefix("LoadCredential=").split(":", 1)
+        for line in lines
+        if line.startswith("LoadCredential=")
+    )
+    assert all(path.startswith("/etc/paperbot/credentials/") for path in credentials.values())
+    files = dict(
+        line.removeprefix("Environment=").split("=", 1)
+        for line in lines
+        if line.startswith("Environment=") and "_FILE=" in line
+    )
+    assert set(files) <= variables_the_code_reads()
+    env = {}
+    for variable, path in files.items():
+        name = path.removeprefix("%d/")  # %d: the service's credentials folder
+        assert name in credentials, f"{variable} names a credential that is not loaded"
+        (tmp_path / name).write_text(f"xoxb-test-credential-{name}\n")
+        env[variable] = str(tmp_path / name)
+    settings = load_settings(env, dotenv_path=DEPLOY / ".env.example")
+    settings.require_slack(socket_mode=False)  # serve starts with them
+    assert settings.slack_bot_token == "xoxb-test-credential-slack_bot_token"
+    assert settings.slack_signing_secret == "xoxb-test-credential-slack_signing_secret"
+
+
 HARDENING = {
     "NoNewPrivileges": "true", "ProtectSystem": "strict", "ProtectHome": "true",
     "PrivateTmp": "true", "PrivateDevices": "true", "ProtectKernelTunables": "true",
@@ -312,7 +393,7 @@ def test_the_systemd_unit_is_hardened() -> None:
     assert "MemoryDenyWriteExecute" not in service
 
 
-# --- what `pip install .` in the image installs ----------------------------------------
+# --- what `pip install --no-deps .` in the image installs ----------------------------------------
 
 
 def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> None:
@@ -325,6 +406,7 @@ def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> N
             *names, _ = args.split()
             for name in names:
                 copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
                 copy(ROOT / name, source / name)
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
