@@ -51,7 +51,8 @@ lint: install
 
 check: lint test
 
-# Benchmarks are not part of `make test`: they generate 100,000 papers (~700 MB) in /tmp.
+# Benchmarks are not part of `make test`: they generate 100,000 papers (~700 MB of digest
+# files) and load them into SQLite and PostgreSQL, about 3 GB in /tmp in all.
 # bench_relevance scores search on a labelled question set (under a minute).
 bench: install
 	$(BIN)/python -m tests.benchmarks.bench_search --papers 10000 100000 --write

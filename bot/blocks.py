@@ -657,10 +657,9 @@ def ingest_started(force: bool) -> Message:
 
 
 def ingest_done(report: IngestReport) -> Message:
-    docs, papers = report.documents, report.papers
+    papers = report.papers
     text = (
-        f"Ingest #{report.run_id} done: {docs['new']} new, {docs['changed']} changed, "
-        f"{docs['unchanged']} unchanged, {docs['failed']} failed files; "
+        f"Ingest #{report.run_id} done: files {report.files_line}; "
         f"{papers['new']} new and {papers['updated']} updated papers."
     )
     lines = [esc(text)]

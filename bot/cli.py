@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import socket
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
@@ -60,12 +62,9 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:
-        docs, papers = report.documents, report.papers
-        print(
-            f"documents: {docs['new']} new, {docs['changed']} changed, "
-            f"{docs['unchanged']} unchanged, {docs['failed']} failed; "
-            f"papers: {papers['new']} new, {papers['updated']} updated"
-        )
+        papers = report.papers
+        print(f"documents: {report.files_line}; "
+              f"papers: {papers['new']} new, {papers['updated']} updated")  # fmt: skip
         for skipped in report.skipped:  # not digests: worth a line, not a failure
             print(f"skipped {skipped['path']}: {skipped['reason']}")
     for error in report.errors:
@@ -93,6 +92,9 @@ async def _check(paths: list[Path], settings: Settings, *, as_json: bool) -> int
 
 
 async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    missing = db.missing_file(settings.database_url)
+    if missing is not None:  # reading the status creates nothing
+        raise UsageError(f"no database at {missing}: `paperbot ingest` creates and fills it")
     async with db.open_engine(settings.database_url) as engine:
         if not await db.schema_is_current(engine):
             raise UsageError("the database schema is not current: run `paperbot db upgrade`")
@@ -243,7 +245,11 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
                     counts = await transfer.import_lines(session, source, db.schema_heads())
                 except transfer.BadExport as error:
                     raise Failed(f"{args.file}: {error}; nothing was imported") from None
-    print("imported " + ", ".join(f"{n} {table}" for table, n in counts.items()))
+                claims = (await store_status(session)).claims
+    # The claims table also holds abstracts' result sentences; `status` counts claims only.
+    rows = [f"{n} {table}" for table, n in counts.items() if table != "claims"]
+    sentences = counts.get("claims", 0) - claims
+    print(f"imported {claims} claims, {sentences} abstract result sentences, " + ", ".join(rows))
     return EXIT_OK
 
 
@@ -372,8 +378,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"database error: {str(error.orig).splitlines()[0]}", EXIT_FAILED)
     except SQLAlchemyError as error:
         return fail(f"database error: {str(error).splitlines()[0]}", EXIT_FAILED)
-    except OSError as error:  # in practice: the database server cannot be reached
-        return fail(f"cannot connect: {error}", EXIT_FAILED)
+    except BrokenPipeError:  # `paperbot export | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+    except (ConnectionError, socket.gaierror, TimeoutError) as error:
+        return fail(f"cannot connect to the database: {error}", EXIT_FAILED)
+    except OSError as error:  # a file or folder of ours: its name and what is wrong
+        where = f"{error.filename}: " if error.filename else ""
+        return fail(f"{where}{error.strerror or error}", EXIT_FAILED)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_FAILED)
 

@@ -34,7 +34,10 @@ class BadRequestUrl(ValueError):
 
 def request_url(raw: str) -> str:
     """The URL Slack sends requests to: https, and `/slack/events` when only a host is given."""
-    parsed = urlparse(raw.strip())
+    given = raw.strip()
+    if "://" not in given:  # a bare host, `paperbot.example.org`
+        given = f"https://{given}"
+    parsed = urlparse(given)
     if parsed.scheme != "https" or not parsed.netloc:
         raise BadRequestUrl(
             f"--request-url must be the public https:// address of the bot, e.g. "

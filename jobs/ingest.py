@@ -59,6 +59,15 @@ class IngestReport:
     errors: list[dict[str, str]] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)  # not digests: no failure
     warnings: list[dict[str, str]] = field(default_factory=list)  # loaded, all but a part
+    forced: bool = False  # unchanged files were parsed again
+
+    @property
+    def files_line(self) -> str:
+        """What became of the files, in words: "3 new, 0 changed, 1 unchanged, 0 failed"."""
+        docs = self.documents
+        unchanged = "unchanged, parsed again" if self.forced else "unchanged"
+        return (f"{docs['new']} new, {docs['changed']} changed, {docs['unchanged']} {unchanged}, "
+                f"{docs['failed']} failed")  # fmt: skip
 
     def as_json(self) -> dict[str, Any]:
         """The `paperbot ingest --json` object of the interface contract, plus `skipped`
@@ -140,7 +149,7 @@ async def ingest(
     triggered_by: str | None = None,
     max_file_mb: float = DEFAULT_MAX_FILE_MB,
 ) -> IngestReport:
-    report = IngestReport()
+    report = IngestReport(forced=force)
     async with sessions.begin() as session:
         run = await runs.start_run(
             session, trigger=trigger, triggered_by=triggered_by, forced=force

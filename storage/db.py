@@ -26,6 +26,14 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
+def missing_file(url: URL) -> Path | None:
+    """The SQLite file `url` names, when it does not exist (opening it would create it)."""
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    path = Path(url.database)
+    return None if path.exists() else path
+
+
 def create_engine(url: URL) -> AsyncEngine:
     """An async engine; for SQLite the file's folder is created and the pragmas set."""
     if url.get_backend_name() != "sqlite":

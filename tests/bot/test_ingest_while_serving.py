@@ -81,7 +81,7 @@ async def test_reingest_reports_a_file_over_the_limit_in_one_line_and_loads_the_
     await bot.command("/reingest", user=ADMIN)
     report = as_text((await bot.responses(1, within=30))[0])
 
-    assert "3 new, 0 changed, 0 unchanged, 1 failed files; 36 new" in report
+    assert "files 3 new, 0 changed, 0 unchanged, 1 failed; 36 new" in report
     line = "file is 3 MB; the limit is 2.5 MB (PAPERBOT_MAX_FILE_MB)"
     assert f"• `{tmp_path / 'digests' / 'export.txt'}`: {line}" in report.splitlines()
     status, found = await bot.command("/paper GAPO")

@@ -108,8 +108,9 @@ async def test_every_manifest_command_is_answered_by_the_running_bot(
         assert command in reply["text"], reply  # its usage, not Bolt's "unhandled request"
 
 
-def test_http_mode_sends_everything_to_the_events_route(tmp_path: Path) -> None:
-    manifest = printed("--request-url", "https://bots.example.org", tmp_path=tmp_path)
+@pytest.mark.parametrize("given", ["https://bots.example.org", "bots.example.org"])
+def test_http_mode_sends_everything_to_the_events_route(given: str, tmp_path: Path) -> None:
+    manifest = printed("--request-url", given, tmp_path=tmp_path)
     url = "https://bots.example.org/slack/events"
     assert {c["url"] for c in manifest["features"]["slash_commands"]} == {url}
     assert manifest["settings"]["interactivity"]["request_url"] == url
@@ -139,7 +140,7 @@ def test_the_deploy_manifest_is_the_printed_one(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["http://bots.example.org/slack/events", "bots.example.org", "", "https://"]
+    "url", ["http://bots.example.org/slack/events", "ftp://bots.example.org", "", "https://"]
 )
 def test_a_request_url_slack_cannot_call_is_refused(url: str, tmp_path: Path) -> None:
     result = paperbot("manifest", "--request-url", url, cwd=tmp_path)

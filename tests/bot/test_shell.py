@@ -73,7 +73,7 @@ def test_ask_as_an_admin_reingests_and_reports(workdir: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "Reading new and changed files" in result.stdout
     assert (
-        "1 new, 0 changed, 3 unchanged, 0 failed files; 1 new and 0 updated papers" in result.stdout
+        "files 1 new, 0 changed, 3 unchanged, 0 failed; 1 new and 0 updated papers" in result.stdout
     )
 
 

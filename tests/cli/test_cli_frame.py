@@ -138,7 +138,16 @@ def test_an_unreachable_database_is_one_line_not_a_traceback(tmp_path: Path) -> 
     result = paperbot("status", cwd=tmp_path, env=env)
     assert result.returncode == 1
     assert len(result.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("paperbot: cannot connect to the database: ")
+
+
+def test_a_file_that_cannot_be_written_is_not_called_a_connection(tmp_path: Path) -> None:
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "var").write_text("a file where the database's folder should be")
+    result = paperbot("ingest", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "cannot connect" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
 def test_a_missing_subcommand_is_a_usage_error(tmp_path: Path) -> None:

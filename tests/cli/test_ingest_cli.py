@@ -88,6 +88,10 @@ def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
     assert result.stdout.strip() == (
         "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated"
     )
+    forced = paperbot("ingest", "--force", cwd=tmp_path)  # says the files were read again
+    assert forced.stdout.strip() == (
+        "documents: 0 new, 0 changed, 3 unchanged, parsed again, 0 failed; papers: 0 new, 0 updated"
+    )
 
 
 def test_digest_preview_then_post_then_nothing_new(tmp_path: Path) -> None:
@@ -197,3 +201,20 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
     assert "warning: line 35: claim 5 should start '5. '" in loaded.stderr
     assert "warnings   1 in 1 files (parts left out)" in status.stdout
     assert "line 35: claim 5 should start '5. ', found '5、'; read as claim 5" in status.stdout
+
+
+def test_status_creates_no_database(tmp_path: Path) -> None:
+    result = paperbot("status", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("paperbot: no database at var/paperbot.db")
+    assert not (tmp_path / "var").exists()
+
+
+def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    assert paperbot("ingest", cwd=tmp_path).returncode == 0
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    exporting = subprocess.run(f"{PAPERBOT} export | head -1", shell=True, cwd=tmp_path,
+                               env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    assert exporting.stdout.count("\n") == 1
+    assert exporting.stderr == ""

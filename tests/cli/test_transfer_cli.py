@@ -59,6 +59,7 @@ async def test_a_moved_store_is_the_same_store(move: tuple[URL, URL], tmp_path: 
     assert exported.returncode == 0, exported.stderr
     assert imported.returncode == 0, imported.stderr
     assert "36 papers" in imported.stdout and "1 digest_posts" in imported.stdout
+    assert imported.stdout.startswith("imported 133 claims, 51 abstract result sentences, ")
     assert await every_row(target) == await every_row(source)
     # Search, the summary ledger and new ids all work on the target.
     for command in ("/claims AUROC", "/paper GAPO", "/claims 延迟"):
