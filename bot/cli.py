@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -22,7 +23,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from bot import logs, manifest, version
 from bot.app import slack_client
 from bot.blocks import summary_messages
-from bot.command_table import NAMES
+from bot.command_table import COMMANDS, NAMES
 from bot.messenger import SlackMessenger
 from bot.server import CannotListen, serve
 from bot.settings import ConfigError, Settings, load_settings
@@ -156,8 +157,16 @@ def as_plain_text(sent: list[Sent]) -> str:
     return "\n\n".join(as_text(message.payload) for message in sent)
 
 
+def shell_help() -> str:
+    lines = [f"  {c.name} {c.usage}\n      {c.description}" for c in COMMANDS]
+    return "\n".join(["Slash commands (`/paper help` and the like say more):", *lines,
+                      "  quit  leaves the shell"])  # fmt: skip
+
+
 async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
-    print(f"paperbot shell: type a slash command ({', '.join(NAMES)}), or `quit`.")
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (line editing and history for input())
+    print(f"paperbot shell: type a slash command ({', '.join(NAMES)}), `help`, or `quit`.")
     async with offline_bot(settings) as bot:
         while True:
             try:
@@ -168,6 +177,9 @@ async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
             if line in ("quit", "exit", "q"):
                 return EXIT_OK
             if not line:
+                continue
+            if line in ("help", "?"):
+                print(shell_help() + "\n")
                 continue
             try:
                 sent = await bot.ask(line, user=args.user, channel="CLOCAL")

@@ -1,4 +1,6 @@
-"""Slack's request signatures: made by the offline tools, checked by the server."""
+"""Slack's request signatures, as the server checks them: over the raw bytes, so a body
+that is not UTF-8 is a bad signature rather than an error (slack_sdk's verifier decodes
+the body first). The offline tools sign with slack_sdk itself (bot/shell.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ MAX_AGE_SECONDS = 300  # Slack's rule: an older timestamp may be a replay
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
+    """The `v0=…` signature of any body, as Slack computes it."""
     digest = hmac.new(secret.encode(), b"v0:" + timestamp.encode() + b":" + body, hashlib.sha256)
     return f"v0={digest.hexdigest()}"
 

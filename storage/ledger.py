@@ -43,7 +43,6 @@ class Pending:
     paper_ids: list[int]  # every paper new for the channel, oldest first
     papers: list[PaperDetails]  # the newest of them, loaded to be listed, oldest first
     earliest: date | None  # the earliest digest date among all of them
-    since: datetime
 
 
 async def pending(session: AsyncSession, channel: str, *, now: datetime, listed: int) -> Pending:
@@ -61,7 +60,7 @@ async def pending(session: AsyncSession, channel: str, *, now: datetime, listed:
     ).all()
     papers = await papers_details(session, [key for _, key, _ in rows[-listed:]] if listed else [])
     earliest = min((day for _, _, day in rows if day is not None), default=None)
-    return Pending([paper_id for paper_id, _, _ in rows], papers, earliest, since)
+    return Pending([paper_id for paper_id, _, _ in rows], papers, earliest)
 
 
 async def unrecorded(session: AsyncSession, owner: str, paper_ids: list[int]) -> list[int]:

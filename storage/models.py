@@ -220,7 +220,7 @@ class LedgerPost(Base):
     pending_replies: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
     # Set while a process sends this post's messages; one older than IN_FLIGHT died.
     sending_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)  # sendings begun (status shows it)
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

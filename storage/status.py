@@ -82,7 +82,7 @@ async def store_status(session: AsyncSession) -> StoreStatus:
         last_ingest=ingest_run_summary(last) if last else None,
         last_digest=None if post is None else {
             "channel": post.owner, "period": post.period, "status": post.status,
-            "slack_ts": post.slack_ts, "error": post.error,
+            "slack_ts": post.slack_ts, "error": post.error, "attempts": post.attempts,
             "posted_at": post.posted_at.isoformat() if post.posted_at else None,
         },
         warnings=warnings,

@@ -34,7 +34,6 @@ class Followed:
     subscriber: str
     words: str
     post_time: str | None  # "08:30" for a channel with its own time
-    created_by: str
 
     @property
     def is_user(self) -> bool:
@@ -50,7 +49,7 @@ class Match:
 
 
 def _followed(row: Subscription) -> Followed:
-    return Followed(row.id, row.subscriber, row.words, row.post_time, row.created_by)
+    return Followed(row.id, row.subscriber, row.words, row.post_time)
 
 
 async def subscribe(

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import URL
 
+from bot.command_table import COMMANDS
 from bot.settings import load_settings
 from bot.shell import UnknownCommand, offline_bot
 from tests.bot.limits import limit_violations
-from tests.cli.helpers import paperbot
+from tests.cli.helpers import PAPERBOT, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 EVERY_COMMAND = [
@@ -89,3 +92,15 @@ def test_ask_an_unknown_command_exits_2(workdir: Path) -> None:
     result = paperbot("ask", "/nope", cwd=workdir)
     assert result.returncode == 2
     assert result.stderr.startswith("paperbot: unknown command '/nope'")
+
+
+def test_the_shell_answers_help_then_a_command(workdir: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    typed = "help\n/paper GAPO\nquit\n"
+    result = subprocess.run([PAPERBOT, "shell"], input=typed, cwd=workdir, env=env,
+                            capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    listed = result.stdout.split("Slash commands", 1)[1]
+    for command in COMMANDS:
+        assert f"{command.name} {command.usage}" in listed
+    assert "GAPO" in listed.split("quit", 1)[1]
