@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import tomllib
 from pathlib import Path
 
@@ -60,6 +61,8 @@ def test_default_database_is_a_sqlite_file_under_var(tmp_path: Path) -> None:
 
 
 def test_status_on_a_database_without_schema_says_what_to_run(tmp_path: Path) -> None:
+    (tmp_path / "var").mkdir()
+    sqlite3.connect(tmp_path / "var" / "paperbot.db").close()  # an empty database
     result = paperbot("status", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.strip() == (
