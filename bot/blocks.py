@@ -239,8 +239,7 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     links = " · ".join(filter(None, (link(card.arxiv_url, "arXiv"), link(card.pdf_url, "PDF"))))
     blocks.append(context(" · ".join(facts), links))
     if card.authors:
-        authors = ", ".join(card.authors[:12]) + (" et al." if len(card.authors) > 12 else "")
-        blocks.append(context(clip_escaped(authors, 1000)))
+        blocks.append(context(clip_escaped(first_authors(card.authors), 300)))
     if summary:
         blocks.append(section(clip_escaped(summary, 1200)))
     if card.claim_count:
@@ -260,6 +259,12 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     if buttons:
         blocks.append(actions(*buttons))
     return _finish(f"{title} ({ref.arxiv_id})" if ref.arxiv_id else title, blocks)
+
+
+def first_authors(authors: Sequence[str], shown: int = 3) -> str:
+    """`Zeng, Yang, Zhang et al.`: the family names (the last word) of the first authors."""
+    names = [name.split()[-1] for name in authors[:shown] if name.split()]
+    return ", ".join(names) + (" et al." if len(authors) > shown else "")
 
 
 def search_notes(notes: Sequence[str]) -> list[Block]:
@@ -427,20 +432,24 @@ def refusal(text: str) -> Message:
 
 HELP = {
     "/paper": (
-        "*`/paper <arXiv ID or link | title | name | words>`* looks a paper up.\n"
+        "*`/paper <arXiv ID or link | title | name | words> [author:<name>] [-word]`* "
+        "looks a paper up.\n"
         "• `/paper 2609.35259` or an arxiv.org / papers.cool link\n"
         "• `/paper GAPO`: a method or system name from a deep read\n"
         "• `/paper streaming video memory`: words from the title, abstract or review\n"
+        '• `/paper author:"Limin Wang"` · `/paper diffusion -video`: by an author; without a word\n'
         "One match shows its card; several show a list to open, 10 a page. A mistyped "
         "word gets *Did you mean* from the store's own words.\n"
         "• `/paper subscribe AUROC`: a message each day with new papers that match "
         "(`/paper subscriptions` lists and removes them)"
     ),
     "/claims": (
-        "*`/claims <words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]`* "
+        "*`/claims <words> [paper:<id or name>] [author:<name>] [since:YYYY-MM-DD] "
+        "[until:YYYY-MM-DD] [-word]`* "
         "searches the numbered claims of deep reads (and result sentences of abstracts).\n"
         '• `/claims AUROC` · `/claims 延迟` · `/claims 0.886` · `/claims "median AUROC"`\n'
         "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
+        '• `/claims AUROC -Enoki` · `/claims author:"Limin Wang"`: without a word; by an author\n'
         "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
         "Every word must match; quote words to match them as a phrase. 10 results a page."
     ),
@@ -459,6 +468,7 @@ HELP = {
 HELP["/paper subscribe"] = (
     "*`/paper subscribe <words>`* sends you a direct message each day listing the new papers "
     "that match (the same search as `/paper` and `/claims`); never the same paper twice.\n"
+    "• `/paper subscribe author:wang -video`: an author's papers, without a word\n"
     "*`/paper subscriptions`* lists what you follow, with buttons to remove; "
     "*`/paper unsubscribe <words>`* removes one.\n"
     "*`/paper subscribe channel [at:HH:MM] <words>`* (admins, in a channel) posts that "

@@ -23,11 +23,16 @@ class SlashCommand(NamedTuple):
 
 
 SLASH_COMMANDS = (
-    SlashCommand("/paper", "Look a paper up", "<arXiv ID or link | title | name | words>"),
+    SlashCommand(
+        "/paper",
+        "Look a paper up",
+        "<arXiv ID or link | title | name | words> [author:<name>] [-word]",
+    ),
     SlashCommand(
         "/claims",
         "Search the claims papers make",
-        "<words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]",
+        "<words> [paper:<id or name>] [author:<name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]"
+        " [-word]",
     ),
     SlashCommand("/digest", "Preview the daily summary (admins: post it now)", "[post]"),
     SlashCommand("/reingest", "Read the digest folder again (admins)", "[force]"),

@@ -21,6 +21,7 @@ from bot.suggesting import better_searches
 from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
 from storage import db, subscriptions
+from storage.authors import author_spans
 from storage.digests import latest_post
 from storage.search import (
     ClaimPage,
@@ -65,7 +66,13 @@ async def paper(
                     return tried[corrected].total
 
                 fixes = await better_searches(
-                    suggester, sessions, text, matches.total, count, names_first=True
+                    suggester,
+                    sessions,
+                    text,
+                    matches.total,
+                    count,
+                    names_first=True,
+                    keep=author_spans(text),
                 )
             if not matches.total and len(fixes) == 1:
                 found = await _paper_reply(session, fixes[0], tried[fixes[0]])

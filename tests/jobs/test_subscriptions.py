@@ -249,3 +249,19 @@ async def test_one_subscriber_s_error_is_logged_and_the_others_get_their_message
     async with LocalSlack() as healed:  # its papers were not lost: they come the next day
         tomorrow = await run(sessions, healed, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
     assert tomorrow["UBROKEN"].status == "posted" and tomorrow["UBROKEN"].papers == 1
+
+
+async def test_authors_and_excluded_words_choose_what_a_subscriber_gets(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    await follow(sessions, "USUB9", "author:turing -tokenization")
+    await follow(sessions, "USUB9", 'we -"held-out prompts"')
+    await follow(sessions, "USUB9", 'author:"Grace Hopper"')
+    await new_file(sessions, tmp_path)
+    async with sessions() as session:
+        found = await subscriptions.new_matches(session, "USUB9")
+    keys = {key: found.words[paper] for paper, key in found.keys.items()}
+    assert keys == {
+        "arxiv:2612.00001": ["author:turing -tokenization"],
+        "arxiv:2612.00002": ['we -"held-out prompts"'],
+    }
