@@ -143,6 +143,21 @@ def button(label: str, action_id: str, value: dict[str, Any], *, style: str | No
     return element
 
 
+MAX_OPTION_VALUE = 150
+
+
+def overflow(action_id: str, options: Sequence[tuple[str, dict[str, Any]]]) -> Block:
+    """A menu of 2 to 5 choices, each with a short JSON value."""
+    choices = []
+    for label, value in options[:5]:
+        encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        if len(encoded) > MAX_OPTION_VALUE:
+            raise ValueError(f"option value too long for {action_id}")
+        text = {"type": "plain_text", "text": clip_escaped(label, MAX_BUTTON_LABEL)}
+        choices.append({"text": text, "value": encoded})
+    return {"type": "overflow", "action_id": action_id, "options": choices}
+
+
 def actions(*elements: Block) -> Block:
     return {"type": "actions", "elements": list(elements)}
 
@@ -252,6 +267,9 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     if card.claim_count:
         label = f"Show claims ({card.claim_count})"
         buttons.append(button(label, ids.SHOW_CLAIMS, {"paper": ref.key}, style="primary"))
+    if card.positioning or card.abstract_en or card.novelty:
+        buttons.append(button("Full review", ids.FULL_REVIEW, {"paper": ref.key}))
+    buttons.append(button("Save", ids.SAVE_PAPER, {"paper": ref.key}))
     if shared_by is None:
         buttons.append(button("Share in channel", ids.SHARE_PAPER, {"paper": ref.key}))
     else:
@@ -334,7 +352,13 @@ def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
         body = f"> {bold_spans(hit.quote_en, hit.en_spans, en)}"
     if hit.address:
         where += f" · `{esc(hit.address)}`"
-    return section(f"{where}\n{body}")
+    block = section(f"{where}\n{body}")
+    # A menu, as a section holds one accessory: other papers' claims reporting the same
+    # benchmarks, baselines or models, and saving the claim's paper.
+    block["accessory"] = overflow(ids.CLAIM_MENU, [
+        ("Related claims", {"claim": hit.claim_id}), ("Save the paper", {"paper": hit.paper.key}),
+    ])  # fmt: skip
+    return block
 
 
 def addressed_claim(found: AddressedClaim) -> Message:
@@ -438,6 +462,8 @@ HELP = {
         "• `/paper GAPO`: a method or system name from a deep read\n"
         "• `/paper streaming video memory`: words from the title, abstract or review\n"
         '• `/paper author:"Limin Wang"` · `/paper diffusion -video`: by an author; without a word\n'
+        "• `/paper review ENEAS`: the whole review (the card's *Full review* button)\n"
+        "• `/paper saved`: the papers you kept with *Save* (`/paper saved bibtex`: BibTeX)\n"
         "One match shows its card; several show a list to open, 10 a page. A mistyped "
         "word gets *Did you mean* from the store's own words.\n"
         "• `/paper subscribe AUROC`: a message each day with new papers that match "
@@ -451,6 +477,9 @@ HELP = {
         "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
         '• `/claims AUROC -Enoki` · `/claims author:"Limin Wang"`: without a word; by an author\n'
         "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
+        "• `/claims compare AIME24`: per paper, the claims reporting a benchmark or model\n"
+        "• `/claims related GAPO#1`: other papers' claims on the same benchmarks (a hit's "
+        "*Related* button)\n"
         "Every word must match; quote words to match them as a phrase. 10 results a page."
     ),
     "/digest": (
@@ -650,6 +679,7 @@ class Home:
     claims: int
     documents: int
     followed: list[Followed]
+    saved: list[Block] = field(default_factory=list)  # the saved list's blocks, rendered
 
 
 def home_view(home: Home) -> dict[str, Any]:
@@ -673,6 +703,9 @@ def home_view(home: Home) -> dict[str, Any]:
     ))  # fmt: skip
     blocks.append(section("*Your subscriptions*"))
     blocks += subscription_list(home.followed).blocks
+    if home.saved:
+        blocks.append(section("*Your saved papers*"))
+        blocks += home.saved
     blocks.append(section("*How to use it*"))
     blocks += [help_for(c).blocks[0] for c in ("/paper", "/claims", "/paper subscribe")]
     return {"type": "home", "blocks": _fit(blocks, MAX_HOME_BLOCKS, MAX_HOME_CHARS)}

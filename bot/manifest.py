@@ -26,13 +26,13 @@ SLASH_COMMANDS = (
     SlashCommand(
         "/paper",
         "Look a paper up",
-        "<arXiv ID or link | title | name | words> [author:<name>] [-word]",
+        "<arXiv ID or link | title | name | words> [author:<name>] [-word] | review <paper>",
     ),
     SlashCommand(
         "/claims",
         "Search the claims papers make",
         "<words> [paper:<id or name>] [author:<name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]"
-        " [-word]",
+        " [-word] | compare <benchmark> | related <claim>",
     ),
     SlashCommand("/digest", "Preview the daily summary (admins: post it now)", "[post]"),
     SlashCommand("/reingest", "Read the digest folder again (admins)", "[force]"),
@@ -41,6 +41,7 @@ SLASH_COMMANDS = (
 # "Share in channel" (channels the bot was invited to; it says so when it was not);
 # im:write: opening the direct message a subscriber's daily list goes to;
 # links:read / links:write: seeing pasted arXiv links and unfurling them.
+# Buttons (Full review opens a modal with views.open) need interactivity, not a scope.
 BOT_SCOPES = ("commands", "chat:write", "im:write", "links:read", "links:write")
 BOT_EVENTS = ("app_home_opened", "link_shared")
 UNFURL_DOMAINS = ("arxiv.org", "papers.cool")

@@ -40,6 +40,14 @@ def register(app: AsyncApp, services: Services) -> None:
                 return await post_if_member(client, channel, message)
 
             work = replies.subscription_command(sessions, verb.lower(), rest, asker, announce)
+        elif verb.lower() == "saved":
+            work = replies.saved_command(sessions, rest, command["user_id"])
+        elif verb.lower() == "review":
+
+            async def open_view(view: dict[str, Any]) -> None:
+                await client.views_open(trigger_id=command["trigger_id"], view=view)
+
+            work = replies.review_command(sessions, rest, open_view)
         else:
             search = replies.paper(sessions, text, suggester=services.suggester)
             work = services.searches.run(command["user_id"], search)

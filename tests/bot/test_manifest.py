@@ -21,6 +21,8 @@ METHOD_SCOPES = {
     "chat_unfurl": "links:write",
     "conversations_open": "im:write",
     "views_publish": None,
+    "views_open": None,  # the Full review modal: no scope, a trigger_id from the user
+    "views_push": None,
     "auth_test": None,
     "chat_postEphemeral": "chat:write",
 }
