@@ -169,7 +169,10 @@ async def compare_on(sessions: Sessions, name: str) -> Message:
 async def related_to(sessions: Sessions, claim_id: int) -> Message:
     """*Related* on a claim: other papers' claims reporting the same names."""
     async with sessions() as session:
-        found = await related_claims(session, claim_id)
+        try:
+            found = await related_claims(session, claim_id)
+        except BadQuery as refusal:
+            return blocks.refusal(str(refusal))
     return related(found)
 
 

@@ -18,8 +18,8 @@ from rapidfuzz import fuzz, process
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect
-from storage.search import ClaimHit, PaperRef, _hits
-from storage.search_text import BadQuery, Query, Term, parse_query
+from storage.search import SEARCH_BUDGET_SECONDS, ClaimHit, PaperRef, _hits
+from storage.search_text import BadQuery, Query, SearchTooCostly, Term, parse_query
 
 COMPARE_WINDOW = 200  # matching claims read, the best-ranked first
 MAX_PAPERS = 15
@@ -133,9 +133,10 @@ async def compare(session: AsyncSession, name: str) -> Comparison:
         raise BadQuery(
             "Name a benchmark, baseline or model to compare on: `/claims compare AIME24`."
         )
-    reports = await reports_of(session, name)
-    if not reports:
-        return Comparison(name, [], [], 0, await nearest_names(session, name))
+    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+        reports = await reports_of(session, name)
+        if not reports:
+            return Comparison(name, [], [], 0, await nearest_names(session, name))
     by_paper: dict[int, tuple[PaperRef, list[Report]]] = {}
     spellings: dict[str, int] = {}
     for found in reports:
@@ -202,11 +203,14 @@ async def related_claims(session: AsyncSession, claim_id: int) -> Related | None
     seen: set[int] = set()
     per_name: list[list[Report]] = []
     names = shared_names(claim)[:NAMES_LOOKED_AT]
-    for name in names:
-        try:
-            per_name.append(await reports_of(session, name, without_paper=claim.paper.id))
-        except BadQuery:
-            per_name.append([])
+    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS * 2):  # a few searches
+        for name in names:
+            try:
+                per_name.append(await reports_of(session, name, without_paper=claim.paper.id))
+            except SearchTooCostly:
+                raise
+            except BadQuery:  # not a name the search can read: nothing related by it
+                per_name.append([])
     for _ in range(2):  # round robin: the best of each name first
         for name, reports in zip(names, per_name, strict=True):
             fresh = [r for r in reports if r.hit.claim_id not in seen]

@@ -94,3 +94,21 @@ async def test_related_with_a_stale_choice_or_a_wrong_address_says_so(bot: Bot) 
     assert await choose(bot, menu('{"claim":999999}'), "x") == 200
     assert as_text((await bot.responses(2))[1]) == "That claim is no longer in the store."
     assert (await said(bot, "/claims related nothing")).startswith("“nothing” is not a claim's")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/claims compare " + "&<" * 140,
+        "/claims compare " + "AIME24 " * 40,
+        "/claims related " + "<!channel>#1" * 20,
+        "/paper review " + "&" * 290,
+        "/paper saved " + "<" * 280,
+        "/paper " + '-"' * 140,
+        "/claims AUROC " + "author:" * 40,
+    ],
+)
+async def test_hostile_input_to_the_new_commands_gets_a_bounded_answer(bot: Bot, line: str) -> None:
+    status, reply = await bot.command(line)
+    assert status == 200 and limit_violations(reply) == []
+    assert as_text(reply).strip() and "<!channel>" not in str(reply)
