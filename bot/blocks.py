@@ -146,6 +146,20 @@ def button(label: str, action_id: str, encoded: str, *, style: str | None = None
     return element
 
 
+MAX_OPTION_VALUE = 150
+
+
+def overflow(action_id: str, options: Sequence[tuple[str, str]]) -> Block:
+    """A menu of 2 to 5 choices, each with a short value made by bot.ids."""
+    choices = []
+    for label, encoded in options[:5]:
+        if len(encoded) > MAX_OPTION_VALUE:
+            raise ValueError(f"option value too long for {action_id}")
+        text = {"type": "plain_text", "text": clip_escaped(label, MAX_BUTTON_LABEL)}
+        choices.append({"text": text, "value": encoded})
+    return {"type": "overflow", "action_id": action_id, "options": choices}
+
+
 def actions(*elements: Block) -> Block:
     return {"type": "actions", "elements": list(elements)}
 
@@ -242,8 +256,7 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     links = " · ".join(filter(None, (link(card.arxiv_url, "arXiv"), link(card.pdf_url, "PDF"))))
     blocks.append(context(" · ".join(facts), links))
     if card.authors:
-        authors = ", ".join(card.authors[:12]) + (" et al." if len(card.authors) > 12 else "")
-        blocks.append(context(clip_escaped(authors, 1000)))
+        blocks.append(context(clip_escaped(first_authors(card.authors), 300)))
     if summary:
         blocks.append(section(clip_escaped(summary, 1200)))
     if card.claim_count:
@@ -256,6 +269,9 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     if card.claim_count:
         label = f"Show claims ({card.claim_count})"
         buttons.append(button(label, ids.SHOW_CLAIMS, ids.paper_value(ref.key), style="primary"))
+    if card.positioning or card.abstract_en or card.novelty:
+        buttons.append(button("Full review", ids.FULL_REVIEW, ids.paper_value(ref.key)))
+    buttons.append(button("Save", ids.SAVE_PAPER, ids.paper_value(ref.key)))
     if shared_by is None:
         buttons.append(button("Share in channel", ids.SHARE_PAPER, ids.paper_value(ref.key)))
     else:
@@ -263,6 +279,12 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
     if buttons:
         blocks.append(actions(*buttons))
     return _finish(f"{title} ({ref.arxiv_id})" if ref.arxiv_id else title, blocks)
+
+
+def first_authors(authors: Sequence[str], shown: int = 3) -> str:
+    """`Zeng, Yang, Zhang et al.`: the family names (the last word) of the first authors."""
+    names = [name.split()[-1] for name in authors[:shown] if name.split()]
+    return ", ".join(names) + (" et al." if len(authors) > shown else "")
 
 
 def search_notes(notes: Sequence[str]) -> list[Block]:
@@ -331,7 +353,14 @@ def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
         body = f"> {bold_spans(hit.quote_en, hit.en_spans, en)}"
     if hit.address:
         where += f" · `{esc(hit.address)}`"
-    return section(f"{where}\n{body}")
+    block = section(f"{where}\n{body}")
+    # A menu, as a section holds one accessory: other papers' claims reporting the same
+    # benchmarks, baselines or models, and saving the claim's paper.
+    block["accessory"] = overflow(ids.CLAIM_MENU, [
+        ("Related claims", ids.claim_value(hit.claim_id)),
+        ("Save the paper", ids.paper_value(hit.paper.key)),
+    ])  # fmt: skip
+    return block
 
 
 def addressed_claim(found: AddressedClaim) -> Message:
@@ -602,6 +631,7 @@ class Home:
     claims: int
     documents: int
     followed: list[Followed]
+    saved: list[Block] = field(default_factory=list)  # the saved list's blocks, rendered
 
 
 def home_view(home: Home) -> dict[str, Any]:
@@ -625,6 +655,9 @@ def home_view(home: Home) -> dict[str, Any]:
     ))  # fmt: skip
     blocks.append(section("*Your subscriptions*"))
     blocks += subscription_list(home.followed).blocks
+    if home.saved:
+        blocks.append(section("*Your saved papers*"))
+        blocks += home.saved
     blocks.append(section("*How to use it*"))
     blocks += [help_for(c).blocks[0] for c in ("/paper", "/claims", "/paper subscribe")]
     return {"type": "home", "blocks": _fit(blocks, MAX_HOME_BLOCKS, MAX_HOME_CHARS)}

@@ -32,7 +32,7 @@ from bot.text_view import as_text
 from jobs import summary
 from jobs.check import check
 from jobs.ingest import ingest
-from storage import db, transfer
+from storage import db, saved, transfer
 from storage.status import store_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -228,6 +228,8 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    if args.saved is not None or args.bibtex:
+        return await _export_saved(args, settings)
     async with db.open_engine(settings.database_url) as engine:
         if not await db.schema_is_current(engine):
             raise UsageError("the database schema is not current: run `paperbot db upgrade`")
@@ -242,6 +244,31 @@ async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
             if out is not sys.stdout:
                 out.close()
     print(f"exported {rows} rows", file=sys.stderr if out is sys.stdout else sys.stdout)
+    return EXIT_OK
+
+
+async def _export_saved(args: argparse.Namespace, settings: Settings) -> int:
+    """`export --saved USER --bibtex`: BibTeX of a user's saved papers with an arXiv ID."""
+    if args.saved is None or not args.bibtex:
+        raise UsageError(
+            "--saved USER and --bibtex go together: paperbot export --saved U… --bibtex"
+        )
+    async with db.open_engine(settings.database_url) as engine:
+        if not await db.schema_is_current(engine):
+            raise UsageError("the database schema is not current: run `paperbot db upgrade`")
+        async with db.session_factory(engine)() as session:
+            text, left_out = await saved.bibtex(session, args.saved)
+    out = sys.stdout if args.file == "-" else await _open_for_writing(args.file)
+    try:
+        out.write(text + "\n" if text else "")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    entries = text.count("@misc{")
+    note = f"exported {entries} BibTeX entries"
+    if left_out:
+        note += f"; {left_out} saved papers without an arXiv ID left out"
+    print(note, file=sys.stderr if out is sys.stdout else sys.stdout)
     return EXIT_OK
 
 
@@ -359,6 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("export", cmd_export, "write the whole store as JSON lines (to move it)")
     p.add_argument("file", nargs="?", default="-", metavar="FILE", help="default: stdout")
+    p.add_argument("--saved", metavar="USER", help="a Slack user ID: their saved papers instead")
+    p.add_argument("--bibtex", action="store_true", help="with --saved: as BibTeX")
 
     p = command("import", cmd_import, "load an export into an empty database")
     p.add_argument("file", metavar="FILE", help="a file from `paperbot export`, or - for stdin")

@@ -32,11 +32,16 @@ COMMANDS = (
     SlashCommand(
         "/paper",
         "Look a paper up",
-        "<arXiv ID or link | title | name | words>",
-        "*`/paper <arXiv ID or link | title | name | words>`* looks a paper up.\n"
+        "<arXiv ID or link | title | name | words> [author:<name>] [-word] | review <paper>",
+        "*`/paper <arXiv ID or link | title | name | words> [author:<name>] [-word]`* "
+        "looks a paper up.\n"
         "• `/paper 2609.35259` or an arxiv.org / papers.cool link\n"
         "• `/paper GAPO`: a method or system name from a deep read\n"
         "• `/paper streaming video memory`: words from the title, abstract or review\n"
+        '• `/paper author:"Limin Wang"` · `/paper diffusion -video`: by an author; without a '
+        "word\n"
+        "• `/paper review ENEAS`: the whole review (the card's *Full review* button)\n"
+        "• `/paper saved`: the papers you kept with *Save* (`/paper saved bibtex`: BibTeX)\n"
         "One match shows its card; several show a list to open, 10 a page. A mistyped "
         "word gets *Did you mean* from the store's own words.\n"
         "• `/paper subscribe AUROC`: a message each day with new papers that match "
@@ -46,12 +51,19 @@ COMMANDS = (
     SlashCommand(
         "/claims",
         "Search the claims papers make",
-        "<words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]",
-        "*`/claims <words> [paper:<id or name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]`* "
+        "<words> [paper:<id or name>] [author:<name>] [since:YYYY-MM-DD] [until:YYYY-MM-DD]"
+        " [-word] | compare <benchmark> | related <claim>",
+        "*`/claims <words> [paper:<id or name>] [author:<name>] [since:YYYY-MM-DD] "
+        "[until:YYYY-MM-DD] [-word]`* "
         "searches the numbered claims of deep reads (and result sentences of abstracts).\n"
         '• `/claims AUROC` · `/claims 延迟` · `/claims 0.886` · `/claims "median AUROC"`\n'
         "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
+        '• `/claims AUROC -Enoki` · `/claims author:"Limin Wang"`: without a word; by an '
+        "author\n"
         "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
+        "• `/claims compare AIME24`: per paper, the claims reporting a benchmark or model\n"
+        "• `/claims related GAPO#1`: other papers' claims on the same benchmarks (a hit's "
+        "*Related* button)\n"
         "Every word must match; quote words to match them as a phrase. 10 results a page.",
     ),
     SlashCommand(
@@ -81,6 +93,7 @@ HELP = {command.name: command.help for command in COMMANDS} | {
         "*`/paper subscribe <words>`* sends you a direct message each day listing the new "
         "papers that match (the same search as `/paper` and `/claims`); never the same paper "
         "twice.\n"
+        "• `/paper subscribe author:wang -video`: an author's papers, without a word\n"
         "*`/paper subscriptions`* lists what you follow, with buttons to remove; "
         "*`/paper unsubscribe <words>`* removes one.\n"
         "*`/paper subscribe channel [at:HH:MM] <words>`* (admins, in a channel) posts that "

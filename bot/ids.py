@@ -17,6 +17,10 @@ NEXT_PAGE = "claims_next_page"
 PAPER_NEXT_PAGE = "paper_next_page"
 RUN_SUGGESTION = "search_suggestion"
 REMOVE_SUBSCRIPTION = "subscription_remove"
+FULL_REVIEW = "paper_full_review"
+CLAIM_MENU = "claim_menu"  # a hit's menu: Related claims, Save the paper
+SAVE_PAPER = "paper_save"
+REMOVE_SAVED = "saved_remove"
 
 _USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
 
@@ -106,3 +110,31 @@ def suggestion(raw: object) -> tuple[str, str] | None:
     if not text.strip() or len(text) > MAX_QUERY_CHARS:
         return None
     return str(command), text
+
+
+MAX_REVIEW_PAGE = 50
+
+
+def review_value(key: str, page: int = 1) -> str:
+    return _encoded({"paper": key, "page": page})
+
+
+def review_page(raw: object) -> tuple[str, int] | None:
+    """The paper and page a Full review (or its More) button carries, if well formed."""
+    key = paper_key(raw)
+    value = _value(raw)
+    page = value.get("page", 1) if value else None
+    if key is None or not isinstance(page, int) or not 1 <= page <= MAX_REVIEW_PAGE:
+        return None
+    return key, page
+
+
+def claim_value(claim: int) -> str:
+    return _encoded({"claim": claim})
+
+
+def claim_id(raw: object) -> int | None:
+    """The claim a Related choice carries, if well formed."""
+    value = _value(raw)
+    claim = value.get("claim") if value else None
+    return claim if isinstance(claim, int) and 0 < claim < 2**63 else None

@@ -23,6 +23,7 @@ EXAMPLE_REQUEST_URL = "https://paperbot.example.com/slack/events"
 # "Share in channel" (channels the bot was invited to; it says so when it was not);
 # im:write: opening the direct message a subscriber's daily list goes to;
 # links:read / links:write: seeing pasted arXiv links and unfurling them.
+# Buttons (Full review opens a modal with views.open) need interactivity, not a scope.
 BOT_SCOPES = ("commands", "chat:write", "im:write", "links:read", "links:write")
 BOT_EVENTS = ("app_home_opened", "link_shared")
 UNFURL_DOMAINS = ("arxiv.org", "papers.cool")

@@ -16,12 +16,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot import blocks
 from bot.blocks import Message
 from bot.command_table import asks_help
+from bot.compare_view import comparison, related
 from bot.ids import is_channel_id
+from bot.review_view import review_modal, review_opened
+from bot.saved_view import HOME_SAVED, saved_bibtex, saved_items, saved_list
 from bot.settings import TIME_OF_DAY
 from bot.suggesting import better_searches
 from jobs import summary
-from storage import db, paper_keys, subscriptions
+from storage import db, paper_keys, saved, subscriptions
+from storage.authors import author_spans
+from storage.compare import compare, related_claims
 from storage.ledger import latest_post
+from storage.review import full_review
 from storage.search import (
     ClaimPage,
     PaperMatches,
@@ -64,7 +70,13 @@ async def paper(
                     return tried[corrected].total
 
                 fixes = await better_searches(
-                    suggester, sessions, text, matches.total, count, names_first=True
+                    suggester,
+                    sessions,
+                    text,
+                    matches.total,
+                    count,
+                    names_first=True,
+                    keep=author_spans(text),
                 )
             if not matches.total and len(fixes) == 1:
                 found = await _paper_reply(session, fixes[0], tried[fixes[0]])
@@ -93,6 +105,11 @@ async def claims(
     "Did you mean …" as for `/paper`."""
     if wants_help(text):
         return blocks.help_for("/claims")
+    verb, _, rest = text.strip().partition(" ")
+    if verb.lower() == "compare" and page == 1:
+        return await compare_on(sessions, rest)
+    if verb.lower() == "related" and page == 1:
+        return await related_by_address(sessions, rest)
     async with sessions() as session:
         try:
             addressed = await find_claim(session, text) if page == 1 else None
@@ -136,6 +153,67 @@ async def show_claims(sessions: Sessions, key: str) -> Message:
     if not hits:
         return blocks.text_reply("This paper has no claims in the store.")
     return blocks.paper_claims(details, hits)
+
+
+async def compare_on(sessions: Sessions, name: str) -> Message:
+    """`/claims compare AIME24`: per paper, the claims reporting that name."""
+    async with sessions() as session:
+        try:
+            found = await compare(session, name)
+        except BadQuery as refusal:
+            return blocks.refusal(str(refusal))
+    return comparison(found)
+
+
+async def related_to(sessions: Sessions, claim_id: int) -> Message:
+    """*Related* on a claim: other papers' claims reporting the same names."""
+    async with sessions() as session:
+        try:
+            found = await related_claims(session, claim_id)
+        except BadQuery as refusal:
+            return blocks.refusal(str(refusal))
+    return related(found)
+
+
+async def related_by_address(sessions: Sessions, address: str) -> Message:
+    """`/claims related GAPO#1`: the *Related* button, typed."""
+    async with sessions() as session:
+        addressed = await find_claim(session, address)
+    if addressed is None or not addressed.hits:
+        return blocks.refusal(
+            f"“{address[:80]}” is not a claim's address; write one like `/claims related GAPO#1`."
+        )
+    return await related_to(sessions, addressed.hits[0].claim_id)
+
+
+# --- the full review ------------------------------------------------------------------
+
+# Opens a modal (Slack's views.open or views.push), given its view.
+OpenView = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+async def review_view(sessions: Sessions, key: str, page: int = 1) -> dict[str, Any]:
+    """The *Full review* modal of a paper, at `page`."""
+    async with sessions() as session:
+        review = await full_review(session, key)
+    return review_modal(review, page)
+
+
+async def review_command(sessions: Sessions, text: str, open_view: OpenView) -> Message:
+    """`/paper review <paper>`: the full review of the one paper `text` names, opened as a
+    modal; several or none: the list, or the sentence, `/paper` would answer."""
+    if wants_help(text):
+        return blocks.help_for("/paper")
+    async with sessions() as session:
+        try:
+            matches = await lookup_paper(session, text)
+            if matches.one is None:
+                return await _paper_reply(session, text, matches)
+            review = await full_review(session, matches.one.key)
+        except BadQuery as refusal:
+            return blocks.refusal(str(refusal))
+    await open_view(review_modal(review))
+    return review_opened(review)
 
 
 async def summary_preview(
@@ -250,6 +328,48 @@ async def remove_subscription(sessions: Sessions, subscription_id: int, asker: A
     return await subscription_list(sessions, asker, note=f"Removed “{item.words}”.")
 
 
+# --- the saved list -------------------------------------------------------------------
+
+
+async def saved_command(sessions: Sessions, rest: str, user: str) -> Message:
+    """`/paper saved` (the list, with *Remove*) and `/paper saved bibtex`."""
+    wanted = rest.strip().lower()
+    if wanted == "bibtex":
+        async with sessions() as session:
+            text, left_out = await saved.bibtex(session, user)
+        return saved_bibtex(text, left_out)
+    if wanted:
+        return blocks.text_reply("`/paper saved` lists your saved papers; `/paper saved bibtex` "
+                                 "gives their BibTeX.")  # fmt: skip
+    return await saved_papers(sessions, user)
+
+
+async def saved_papers(sessions: Sessions, user: str, *, note: str = "") -> Message:
+    async with sessions() as session:
+        items = await saved.saved(session, user)
+    return saved_list(items, note=note)
+
+
+async def save_paper(sessions: Sessions, user: str, key: str) -> Message:
+    """*Save* on a card."""
+    try:
+        async with db.writing(sessions) as session:
+            added, count = await saved.save(session, user, key)
+    except BadQuery as refusal:
+        return blocks.refusal(str(refusal))
+    said = "Saved" if added else "Already saved"
+    return blocks.text_reply(
+        f"{said}: {count} of at most {saved.MAX_SAVED} in your list. `/paper saved` lists them."
+    )
+
+
+async def remove_saved(sessions: Sessions, user: str, key: str) -> Message:
+    async with db.writing(sessions) as session:
+        label = await saved.remove(session, user, key)
+    note = f"Removed “{label[:200]}”." if label else "That one was already removed."
+    return await saved_papers(sessions, user, note=note)
+
+
 # --- unfurls and the Home tab ---------------------------------------------------------
 
 MAX_UNFURLS = 5
@@ -278,5 +398,7 @@ async def home(sessions: Sessions, user: str, summary_channel: str | None) -> di
         status = await store_status(session)
         latest = await latest_post(session, summary_channel) if summary_channel else None
         followed = await subscriptions.of(session, user)
+        kept = await saved.saved(session, user)
     return blocks.home_view(blocks.Home(latest, status.papers, status.claims,
-                                        status.documents, followed))  # fmt: skip
+                                        status.documents, followed,
+                                        saved_items(kept, limit=HOME_SAVED)))  # fmt: skip

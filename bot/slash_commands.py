@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -27,7 +28,8 @@ class Command:
     name: str
     text: str
     asker: replies.Asker
-    client: AsyncWebClient  # to post in a channel for everyone
+    client: AsyncWebClient  # to post in a channel for everyone, or open a modal
+    trigger_id: str = ""  # what Slack needs to open a modal for this command
 
 
 async def paper(services: Services, command: Command) -> Reply:
@@ -40,6 +42,14 @@ async def paper(services: Services, command: Command) -> Reply:
         return await replies.subscription_command(
             services.sessions, verb.lower(), rest, command.asker, announce
         )
+    if verb.lower() == "saved":
+        return await replies.saved_command(services.sessions, rest, command.asker.user)
+    if verb.lower() == "review":
+
+        async def open_view(view: dict[str, Any]) -> None:
+            await command.client.views_open(trigger_id=command.trigger_id, view=view)
+
+        return await replies.review_command(services.sessions, rest, open_view)
     search = replies.paper(services.sessions, command.text, suggester=services.suggester)
     return await services.searches.run(command.asker.user, search)
 

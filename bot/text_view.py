@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -24,6 +25,16 @@ def _button(element: dict[str, Any]) -> str:
 
 
 def as_text(payload: dict[str, Any]) -> str:
+    view = payload.get("view")
+    if isinstance(view, str):  # a form post carries the view as JSON
+        try:
+            view = json.loads(view)
+        except ValueError:
+            view = None
+    if isinstance(view, dict):  # a modal or the Home tab: its title, then its blocks
+        title = _text(view.get("title"))
+        body = as_text({"blocks": view.get("blocks") or []})
+        return f"[{title}]\n\n{body}" if title else body
     blocks = payload.get("blocks") or []
     if not blocks:
         return unescape(payload.get("text", ""))
@@ -38,6 +49,9 @@ def as_text(payload: dict[str, Any]) -> str:
             accessory = block.get("accessory")
             if accessory and accessory.get("type") == "button":
                 text += "  " + _button(accessory)
+            elif accessory and accessory.get("type") == "overflow":
+                choices = " | ".join(_text(o.get("text")) for o in accessory.get("options", []))
+                text += f"  [⋯ {choices}]"
             lines.append(text)
         elif kind == "context":
             lines.append(" · ".join(_text(e) for e in block.get("elements", []) if _text(e)))

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, TextClause, bindparam, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.search_text import Query, SearchTooCostly
+from storage.search_text import Query, SearchTooCostly, Term
 
 # An arbitrary constant shared by every replica: "paperbot migrations".
 _MIGRATION_LOCK_ID = 0x7061706572
@@ -103,28 +103,33 @@ async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[
 # rest, so a common word costs no more than a rare one.
 
 
-def _fts5(query: Query) -> str:
+def _fts5_term(term: Term) -> str:
     # Tokens hold letters and digits only, so quoting them is all the escaping needed.
-    return " AND ".join(
-        f'"{term.tokens[0]}"*'
-        if term.prefix
-        else '"' + " ".join(term.tokens) + '"'
-        if term.joined is None
-        else '("' + " ".join(term.tokens) + f'" OR "{term.joined}")'
-        for term in query.terms
-    )
+    if term.prefix:
+        return f'"{term.tokens[0]}"*'
+    phrase = '"' + " ".join(term.tokens) + '"'
+    return phrase if term.joined is None else f'({phrase} OR "{term.joined}")'
+
+
+def _fts5(query: Query) -> str:
+    match = " AND ".join(_fts5_term(term) for term in query.terms)
+    if query.excluded:  # FTS5's binary NOT: what matches the left and not the right
+        match = f"({match}) NOT ({' OR '.join(_fts5_term(term) for term in query.excluded)})"
+    return match
+
+
+def _tsquery_term(term: Term) -> str:
+    if term.prefix:
+        return f"'{term.tokens[0]}':*"
+    phrase = "(" + " <-> ".join(f"'{token}'" for token in term.tokens) + ")"
+    return phrase if term.joined is None else f"({phrase} | '{term.joined}')"
 
 
 def _tsquery(query: Query) -> str:
-    return " & ".join(
-        f"'{term.tokens[0]}':*"
-        if term.prefix
-        else "(" + " <-> ".join(f"'{token}'" for token in term.tokens) + ")"
-        if term.joined is None
-        else "((" + " <-> ".join(f"'{token}'" for token in term.tokens)
-        + f") | '{term.joined}')"
-        for term in query.terms
-    )  # fmt: skip
+    match = " & ".join(_tsquery_term(term) for term in query.terms)
+    if query.excluded:
+        match = f"({match}) & !({' | '.join(_tsquery_term(term) for term in query.excluded)})"
+    return match
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,8 @@ class ClaimFilter:
     paper_ids: tuple[int, ...] | None = None
     since: date | None = None
     until: date | None = None
+    # Papers whose claims are left out (their name holds an excluded word: `-Enoki`).
+    without_papers: tuple[int, ...] = ()
 
 
 def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, dict[str, Any]]:
@@ -146,13 +153,17 @@ def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, 
     if where.until is not None:
         sql += f" AND {paper}.digest_date <= :until"
         params["until"] = where.until
+    if where.without_papers:
+        sql += f" AND {claim}.paper_id NOT IN :without_papers"
+        params["without_papers"] = list(where.without_papers)
     return sql, params
 
 
 def _bind(sql: str, params: dict[str, Any]) -> TextClause:
     statement = text(sql)
-    if "paper_ids" in params:
-        statement = statement.bindparams(bindparam("paper_ids", expanding=True))
+    for name in ("paper_ids", "without_papers"):
+        if name in params:
+            statement = statement.bindparams(bindparam(name, expanding=True))
     return statement
 
 
@@ -285,6 +296,9 @@ async def _sqlite_newest(
         if count.scalar_one() > DATE_RANGE_BY_MEMBERSHIP:
             return None
         sql += f" AND rowid IN (SELECT id FROM claims WHERE paper_id IN ({in_range}))"
+    if where.without_papers:
+        params["without_papers"] = list(where.without_papers)
+        sql += " AND rowid NOT IN (SELECT id FROM claims WHERE paper_id IN :without_papers)"
     return sql + " ORDER BY rowid DESC LIMIT :window"
 
 
@@ -421,3 +435,45 @@ async def claim_terms(session: AsyncSession, *, newest: int) -> list[tuple[str, 
         sql = f"SELECT word, ndoc FROM ts_stat({newest_claims}) WHERE word ~ '^[a-z][a-z0-9]*$'"
         rows = await session.execute(text(sql), {"newest": int(newest)})
     return [(row[0], row[1]) for row in rows]
+
+
+NAMED_WINDOW = 200  # papers named by excluded words, at most (the newest)
+
+
+async def papers_named(session: AsyncSession, terms: tuple[Term, ...]) -> list[int]:
+    """The newest papers whose title or name holds any of `terms`: `/claims AUROC -Enoki`
+    leaves out the claims of the paper called Enoki, which need not say its own name."""
+    if not terms:
+        return []
+    if session.get_bind().dialect.name == "sqlite":
+        match = "search_head : (" + " OR ".join(_fts5_term(term) for term in terms) + ")"
+        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match"
+        sql += " ORDER BY rowid DESC LIMIT :limit"
+    else:
+        match = " | ".join(_tsquery_term(term) for term in terms)
+        sql = """SELECT id FROM papers WHERE search_fts @@ to_tsquery('simple', :match)
+                 AND to_tsvector('simple', search_head) @@ to_tsquery('simple', :match)
+                 ORDER BY id DESC LIMIT :limit"""
+    rows = await session.execute(text(sql), {"match": match, "limit": NAMED_WINDOW})
+    return [row[0] for row in rows]
+
+
+async def papers_holding(
+    session: AsyncSession, terms: tuple[Term, ...], ids: list[int]
+) -> set[int]:
+    """Which of these papers hold any of `terms` in their own text (title, sections): the
+    papers a search with those words excluded leaves out, though a claim of theirs may
+    not mention them. `ids` is one page's window at most, bound as a list."""
+    if not terms or not ids:
+        return set()
+    if session.get_bind().dialect.name == "sqlite":
+        match = " OR ".join(_fts5_term(term) for term in terms)
+        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match AND rowid IN :ids"
+    else:
+        match = " | ".join(_tsquery_term(term) for term in terms)
+        sql = (
+            "SELECT id FROM papers WHERE search_fts @@ to_tsquery('simple', :match) AND id IN :ids"
+        )
+    statement = text(sql).bindparams(bindparam("ids", expanding=True))
+    rows = await session.execute(statement, {"match": match, "ids": list(ids)})
+    return {row[0] for row in rows}

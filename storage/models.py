@@ -268,3 +268,19 @@ class Subscription(Base):
     # matched): later runs look only at newer papers. The same on all of a subscriber's
     # rows; None on a new subscriber's, who starts from `created_at`.
     matched_through: Mapped[int | None] = mapped_column(Integer)
+
+
+class SavedPaper(Base):
+    """A paper a user saved to read later. The paper is named by its key, with its label
+    and arXiv ID as they were when saved (no foreign key): a paper that later leaves the
+    store still shows in the list, said so, and can be removed."""
+
+    __tablename__ = "saved_papers"
+    __table_args__ = (UniqueConstraint("user_id", "paper_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32), index=True)
+    paper_key: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(Text)
+    arxiv_id: Mapped[str | None] = mapped_column(String(32))
+    saved_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

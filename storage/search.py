@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect, paper_keys
+from storage import authors, dialect, paper_keys
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
 
@@ -107,6 +107,7 @@ class ClaimSearch:
     paper: str | None = None
     since: date | None = None
     until: date | None = None
+    authors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,15 +169,35 @@ async def lookup_paper(session: AsyncSession, text: str, *, page: int = 1) -> Pa
     found = await find_by_identity(session, text)
     if found is not None:
         return found
-    query = parse_query(text)
+    words, names = authors.split_authors(text)
+    query = parse_query(words)
     page = max(page, 1)
-    if query.empty:
+    if not names:
+        query.needs_words()
+    if query.empty and not names:
         return PaperMatches("text", [], query.notes, page=page)
-    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-        own = await dialect.match_papers(session, query, limit=RANK_WINDOW, window=RANK_WINDOW)
-        by_claims, claims_seen = await dialect.papers_by_claims(session, query, window=RANK_WINDOW)
+    by_author = await authors.require_papers_by(session, names) if names else None
+    by_claims: list[int] = []
+    claims_seen = 0
+    if query.empty:
+        assert by_author is not None
+        own = by_author[:RANK_WINDOW]
+    else:
+        async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+            own = await dialect.match_papers(session, query, limit=RANK_WINDOW, window=RANK_WINDOW)
+            by_claims, claims_seen = await dialect.papers_by_claims(
+                session, query, window=RANK_WINDOW
+            )
+    if by_author is not None:
+        written = set(by_author)
+        own = [paper_id for paper_id in own if paper_id in written]
+        by_claims = [paper_id for paper_id in by_claims if paper_id in written]
     seen = set(own)
     via = [paper_id for paper_id in by_claims if paper_id not in seen]
+    if query.excluded:  # a paper found by a claim, or by author, may name them itself
+        holding = await dialect.papers_holding(session, query.excluded, own + via)
+        own = [paper_id for paper_id in own if paper_id not in holding]
+        via = [paper_id for paper_id in via if paper_id not in holding]
     ids = (own + via)[:RANK_WINDOW]
     shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
@@ -185,8 +206,10 @@ async def lookup_paper(session: AsyncSession, text: str, *, page: int = 1) -> Pa
 
 
 def filter_spans(text: str) -> list[tuple[int, int]]:
-    """Where `paper:`, `since:` and `until:` stand in a `/claims` text (not words)."""
-    return [match.span() for match in _FILTER.finditer(text)]
+    """Where `paper:`, `since:`, `until:` and `author:` stand in a `/claims` text (not
+    words)."""
+    spans = [match.span() for match in _FILTER.finditer(text)] + authors.author_spans(text)
+    return sorted(spans)
 
 
 def parse_claim_search(text: str) -> ClaimSearch:
@@ -205,11 +228,13 @@ def parse_claim_search(text: str) -> ClaimSearch:
                 ) from None
     if "since" in dates and "until" in dates and dates["since"] > dates["until"]:
         raise BadQuery("`since:` is after `until:`, so nothing can match.")
+    words, names = authors.split_authors(_FILTER.sub(" ", text))
     return ClaimSearch(
-        words=" ".join(_FILTER.sub(" ", text).split()),
+        words=words,
         paper=values.get("paper") or None,
         since=dates.get("since"),
         until=dates.get("until"),
+        authors=names,
     )
 
 
@@ -227,13 +252,22 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
                 f"No paper is called “{search.paper[:80]}” (try `/paper {search.paper[:80]}`)."
             )
         paper_ids = tuple(p.id for p in papers)
-    where = dialect.ClaimFilter(paper_ids, search.since, search.until)
+    if search.authors:
+        written = await authors.require_papers_by(session, search.authors)
+        paper_ids = tuple(
+            written if paper_ids is None else [i for i in written if i in set(paper_ids)]
+        )
+        if not paper_ids:
+            raise BadQuery("That paper has no such author.")
+    query.needs_words()
+    named = tuple(await dialect.papers_named(session, query.excluded))
+    where = dialect.ClaimFilter(paper_ids, search.since, search.until, named)
     page = max(page, 1)
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
         if search.words:  # only punctuation, emoji and the like: nothing to match
             return ClaimPage(search, [], page, False, papers, query.notes)
-        if where == dialect.ClaimFilter():
+        if where == dialect.ClaimFilter(without_papers=named):
             raise BadQuery("Type some words to search for.")
         ranked = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
     else:

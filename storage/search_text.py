@@ -54,7 +54,9 @@ _TOKEN_KIND = re.compile(
 )
 _HYPHENS = re.compile(rf"[{_HYPHEN}]")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
-_QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(\S+)')
+# A chunk typed: `-` before a word or "quoted words" excludes them (`-video`, `-"a b"`).
+_QUOTED = re.compile(r'(?:(?<!\S)(-))?(?:"([^"]*)"|“([^”]*)”)|(\S+)')
+_EXCLUDED_WORD = re.compile(r"-+(?=[^\W\d_])")
 _LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _NAME_YEAR = re.compile(r"([a-z]+)(19|20)([0-9]{2})")
 _VOWELS = frozenset("aeiouy")
@@ -222,10 +224,20 @@ class Term:
 class Query:
     terms: tuple[Term, ...]
     notes: tuple[str, ...] = ()  # what was left out of the search, told to the user
+    # What no hit may contain (`-video`, `-"a phrase"`): terms matched the same way.
+    excluded: tuple[Term, ...] = ()
 
     @property
     def empty(self) -> bool:
         return not self.terms
+
+    def needs_words(self) -> None:
+        """Excluded words alone would list everything else: ask for a word to search."""
+        if self.empty and self.excluded:
+            raise BadQuery(
+                "Excluded words (`-word`) narrow a search; add a word to search for, "
+                "like `diffusion -video`."
+            )
 
 
 class BadQuery(ValueError):
@@ -254,14 +266,22 @@ def parse_query(text: str) -> Query:
         raise QueryTooLong(
             f"The search is {len(text):,} characters long; keep it under {MAX_QUERY_CHARS}."
         )
-    terms: list[Term] = []
-    for match in _QUOTED.finditer(normalise(text)):
-        chunk = next(group for group in match.groups() if group is not None)
+    terms: list[tuple[Term, bool]] = []
+    notes: list[str] = []
+    typed = normalise(text)
+    if typed.count('"') % 2 or typed.count("“") != typed.count("”"):
+        notes.append("A quote without its closing quote was read as a word.")
+    for match in _QUOTED.finditer(typed):
+        dash, *groups = match.groups()
+        chunk = next(group for group in groups if group is not None)
+        excluded = dash == "-"
+        if match.group(4) is not None and _EXCLUDED_WORD.match(chunk):
+            excluded, chunk = True, _EXCLUDED_WORD.sub("", chunk, count=1)
         runs = _TOKEN.findall(chunk)
         if not runs:
             continue
         if len(runs) == 1 and len(runs[0]) == 1 and _CJK_RUN.fullmatch(runs[0]):
-            terms.append(Term(tuple(runs), prefix=True, runs=tuple(runs)))  # one character
+            terms.append((Term(tuple(runs), prefix=True, runs=tuple(runs)), excluded))
             continue
         # A word or "quoted words" is a phrase: its tokens must be adjacent, as indexed.
         # A Chinese run followed by more text ends there in the index too, so its last
@@ -269,8 +289,9 @@ def parse_query(text: str) -> Query:
         tokens: list[str] = []
         for i, run in enumerate(runs):
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
-        terms.append(Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs)))
-    return _bounded(terms)
+        term = Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs))
+        terms.append((term, excluded))
+    return _bounded(terms, notes)
 
 
 def _joined(chunk: str, runs: list[str]) -> str | None:
@@ -282,28 +303,33 @@ def _joined(chunk: str, runs: list[str]) -> str | None:
     return word_forms("".join(runs))[0]
 
 
-def _bounded(terms: list[Term]) -> Query:
+def _bounded(terms: list[tuple[Term, bool]], first_notes: list[str] | None = None) -> Query:
     """The terms within the limits of one search, with a note for each thing left out:
     a phrase's repeated tokens collapse to one (`a a a` is `a`), a long phrase keeps its
-    first tokens, repeated terms count once, and the terms stop at the limits."""
-    notes: dict[str, None] = {}
-    kept: dict[tuple[tuple[str, ...], bool], Term] = {}
+    first tokens, repeated terms count once, and the terms stop at the limits. Excluded
+    terms count towards the same limits."""
+    notes: dict[str, None] = dict.fromkeys(first_notes or ())
+    kept: dict[tuple[tuple[str, ...], bool, bool], Term] = {}
     total = 0
-    for term in terms:
+    for term, excluded in terms:
         tokens, runs = _collapsed(term.tokens), _collapsed(term.runs)[:MAX_PHRASE_TOKENS]
         if len(tokens) < len(term.tokens):
             notes["Repeated words in a row were searched once."] = None
         if len(tokens) > MAX_PHRASE_TOKENS:
             notes[f"A long phrase is matched on its first {MAX_PHRASE_TOKENS} words."] = None
             tokens = tokens[:MAX_PHRASE_TOKENS]
-        if (tokens, term.prefix) in kept:
+        if (tokens, term.prefix, excluded) in kept:
             continue
         if len(kept) == MAX_QUERY_TERMS or total + len(tokens) > MAX_QUERY_TOKENS:
             notes[f"Only the first {len(kept)} search terms were used."] = None
             break
         total += len(tokens)
-        kept[tokens, term.prefix] = Term(tokens, term.prefix, runs, term.joined)
-    return Query(terms=tuple(kept.values()), notes=tuple(notes))
+        kept[tokens, term.prefix, excluded] = Term(tokens, term.prefix, runs, term.joined)
+    return Query(
+        terms=tuple(t for (_, _, excluded), t in kept.items() if not excluded),
+        notes=tuple(notes),
+        excluded=tuple(t for (_, _, excluded), t in kept.items() if excluded),
+    )
 
 
 def _collapsed(items: tuple[str, ...]) -> tuple[str, ...]:

@@ -14,10 +14,10 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect, ledger
+from storage import authors, dialect, ledger
 from storage.models import Paper, Subscription
 from storage.search import PaperDetails, papers_details
-from storage.search_text import BadQuery, parse_query
+from storage.search_text import BadQuery, Query, parse_query
 
 MAX_PER_SUBSCRIBER = 20
 MAX_WORDS = 200
@@ -61,7 +61,11 @@ async def subscribe(
     words = " ".join(words.split())
     if len(words) > MAX_WORDS:
         raise BadQuery(f"Follow at most {MAX_WORDS} characters of words.")
-    if parse_query(words).empty:
+    rest, names = authors.split_authors(words)
+    query = parse_query(rest)
+    if not names:
+        query.needs_words()
+    if query.empty and not names:
         raise BadQuery("Those words cannot match anything: follow a word or two, like `AUROC`.")
     count = await session.execute(
         select(func.count()).select_from(Subscription).where(Subscription.subscriber == subscriber)
@@ -185,11 +189,39 @@ async def _matching(
 ) -> dict[str, set[int]]:
     """Words (in lower case) → the papers in (`low`, `high`] they match."""
     todo = {w.lower() for w in followed} - {w for w, lo, hi in seen if (lo, hi) == (low, high)}
-    queries = {w: parse_query(w) for w in sorted(todo)}
-    queries = {w: query for w, query in queries.items() if not query.empty}
-    found = await dialect.papers_matching(session, list(queries.values()), low, high)
-    seen.update({(w, low, high): ids for w, ids in zip(queries, found, strict=True)})
+    searches = {w: read for w in sorted(todo) if (read := _search(w)) is not None}
+    worded = {w: query for w, (query, _) in searches.items() if not query.empty}
+    found = dict(
+        zip(worded, await dialect.papers_matching(session, list(worded.values()), low, high),
+            strict=True)
+    )  # fmt: skip
+    for words, (query, names) in searches.items():
+        ids = found.get(words)
+        if names:
+            written = set(await authors.papers_by(session, names, low=low, high=high))
+            ids = written if ids is None else ids & written
+        ids = ids or set()
+        if query.excluded and ids:
+            ordered = sorted(ids)
+            for start in range(0, len(ordered), EXCLUDED_BATCH):
+                batch = ordered[start : start + EXCLUDED_BATCH]
+                ids -= await dialect.papers_holding(session, query.excluded, batch)
+        seen[words, low, high] = ids
     return {w.lower(): seen.get((w.lower(), low, high), set()) for w in followed}
+
+
+EXCLUDED_BATCH = 2_000  # papers checked for excluded words at once (bound as a list)
+
+
+def _search(words: str) -> tuple[Query, tuple[str, ...]] | None:
+    """A subscription's words and authors; None for one that cannot match (stored before
+    the syntax it uses was read as it is now)."""
+    try:
+        rest, names = authors.split_authors(words)
+    except BadQuery:
+        return None
+    query = parse_query(rest)
+    return None if query.empty and not names else (query, names)
 
 
 async def advance(session: AsyncSession, subscriber: str, through: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -100,6 +101,78 @@ def register(app: AsyncApp, services: Services) -> None:
             await client.views_publish(user_id=user, view=view)
         elif body.get("response_url"):
             await respond(**reply.as_payload(), replace_original=True)
+
+    @app.action(ids.SAVE_PAPER)
+    @returns_on_ack
+    async def save(
+        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        client: AsyncWebClient,
+    ) -> None:  # fmt: skip
+        await ack()
+        key, user = ids.paper_key(action.get("value")), body["user"]["id"]
+        reply = await bounded(services, replies.save_paper(sessions, user, key)) if key else STALE
+        if body.get("response_url"):
+            await send(respond, reply)
+        else:  # a card in a link's unfurl: no response_url
+            await client.chat_postEphemeral(channel=body["channel"]["id"], user=user,
+                                            text=reply.text, blocks=reply.blocks)  # fmt: skip
+
+    @app.action(ids.REMOVE_SAVED)
+    @returns_on_ack
+    async def remove_saved(
+        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        client: AsyncWebClient,
+    ) -> None:  # fmt: skip
+        await ack()
+        key, user = ids.paper_key(action.get("value")), body["user"]["id"]
+        if key is None:
+            await send(respond, STALE)
+            return
+        reply = await bounded(services, replies.remove_saved(sessions, user, key))
+        if body.get("view", {}).get("type") == "home":  # clicked in the Home tab: redraw it
+            view = await replies.home(sessions, user, services.settings.digest_channel)
+            await client.views_publish(user_id=user, view=view)
+        elif body.get("response_url"):
+            await respond(**reply.as_payload(), replace_original=True)
+
+    @app.action(ids.CLAIM_MENU)
+    @returns_on_ack
+    async def claim_menu(
+        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond
+    ) -> None:
+        """A hit's menu: *Related claims*, or *Save the paper*."""
+        await ack()
+        chosen = (action.get("selected_option") or {}).get("value")
+        claim, key = ids.claim_id(chosen), ids.paper_key(chosen)
+        if claim is not None:
+            reply = await bounded(services, replies.related_to(sessions, claim))
+        elif key is not None:
+            reply = await bounded(services, replies.save_paper(sessions, body["user"]["id"], key))
+        else:
+            reply = STALE
+        await send(respond, reply)
+
+    @app.action(ids.FULL_REVIEW)
+    @returns_on_ack
+    async def full_review(
+        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        client: AsyncWebClient,
+    ) -> None:  # fmt: skip
+        """A modal of the paper's whole review; *More* inside it pushes the next part."""
+        await ack()
+        wanted = ids.review_page(action.get("value"))
+        if wanted is None or not body.get("trigger_id"):
+            await send(respond, STALE)
+            return
+        key, page = wanted
+        view = await services.spawn(
+            asyncio.wait_for(replies.review_view(sessions, key, page), services.work_deadline),
+            "full review",
+        )
+        if body.get("view"):  # *More*, clicked inside the modal
+            await client.views_push(trigger_id=body["trigger_id"], view=view)
+        else:
+            await client.views_open(trigger_id=body["trigger_id"], view=view)
 
     @app.action(ids.SHARE_PAPER)
     @returns_on_ack

@@ -29,7 +29,8 @@ def _listener(services: Services, name: str) -> Listener:
     ) -> None:
         user = command["user_id"]
         asker = replies.Asker(user, command.get("channel_id", ""), services.is_admin(user))
-        asked = slash_commands.Command(name, command.get("text", ""), asker, client)
+        asked = slash_commands.Command(name, command.get("text", ""), asker, client,
+                                       command.get("trigger_id", ""))  # fmt: skip
         await answer(services, ack, respond, slash_commands.run(services, asked))
 
     return listener

@@ -27,6 +27,16 @@ def limit_violations(payload: dict[str, Any]) -> list[str]:
         elements = block.get("elements", []) if kind == "actions" else []
         elements += [block["accessory"]] if "accessory" in block else []
         for element in elements:
+            if element["type"] == "overflow":
+                options = element["options"]
+                if not 2 <= len(options) <= 5:
+                    problems.append("a menu needs 2 to 5 choices")
+                for option in options:
+                    if len(option["text"]["text"]) > b.MAX_BUTTON_LABEL:
+                        problems.append("menu choice too long")
+                    if len(option["value"]) > b.MAX_OPTION_VALUE:
+                        problems.append("menu value too long")
+                continue
             if len(element["text"]["text"]) > b.MAX_BUTTON_LABEL:
                 problems.append("button label too long")
             if len(element.get("value", "")) > b.MAX_BUTTON_VALUE:

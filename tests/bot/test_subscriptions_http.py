@@ -39,6 +39,11 @@ async def test_subscribe_list_and_remove(bot: Bot) -> None:
     assert as_text(redrawn).startswith("Removed “AUROC”.")
 
 
+async def test_subscribe_to_an_author_without_a_word(bot: Bot) -> None:
+    text = await said(bot, '/paper subscribe author:"Limin Wang" -video', user="USUB8")
+    assert text.startswith('Following “author:"Limin Wang" -video”: you get new papers')
+
+
 async def test_unsubscribe_by_words(bot: Bot) -> None:
     await bot.command("/paper subscribe 延迟", user="USUB2")
     assert (await said(bot, "/paper unsubscribe 延迟", user="USUB2")).startswith("Removed “延迟”.")
@@ -55,6 +60,9 @@ async def test_unsubscribe_by_words(bot: Bot) -> None:
         ("/paper subscribe channel at:25:00 LLM", ADMIN, "CPAPERS", "`at:` needs a time like"),
         ("/paper subscribe channel LLM", ADMIN, "D0DIRECT", "Run `/paper subscribe channel"),
         ("/paper subscribe " + "x" * 201, "USUB3", "CPAPERS", "Follow at most 200 characters"),
+        ("/paper subscribe -video", "USUB3", "CPAPERS", "Excluded words (`-word`) narrow"),
+        ("/paper subscribe author:", "USUB3", "CPAPERS", "`author:` needs a name"),
+        ('/paper subscribe author:"Li', "USUB3", "CPAPERS", "`author:` opens a quote"),
     ],
 )
 async def test_bad_subscriptions_get_a_sentence_and_store_nothing(

@@ -264,3 +264,19 @@ async def test_status_shows_the_channel_summary_not_a_subscribers_message(
     async with sessions() as session:
         last = (await store_status(session)).last_digest
     assert last is not None and last["channel"] == "CTEAM" and last["status"] == "posted"
+
+
+async def test_authors_and_excluded_words_choose_what_a_subscriber_gets(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    await follow(sessions, "USUB9", "author:turing -tokenization")
+    await follow(sessions, "USUB9", 'we -"held-out prompts"')
+    await follow(sessions, "USUB9", 'author:"Grace Hopper"')
+    await new_file(sessions, tmp_path)
+    async with sessions() as session:
+        found = await subscriptions.new_matches(session, "USUB9")
+    keys = {key: found.words[paper] for paper, key in found.keys.items()}
+    assert keys == {
+        "arxiv:2612.00001": ["author:turing -tokenization"],
+        "arxiv:2612.00002": ['we -"held-out prompts"'],
+    }

@@ -4,15 +4,21 @@ says what it left out, and a statement past its time budget ends with a sentence
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect
+from storage.authors import LONGEST_NAME, MAX_AUTHORS, split_authors
 from storage.search import lookup_paper, search_claims
 from storage.search_text import (
     MAX_PHRASE_TOKENS,
+    MAX_QUERY_CHARS,
     MAX_QUERY_TERMS,
     MAX_QUERY_TOKENS,
+    BadQuery,
     SearchTooCostly,
     parse_query,
 )
@@ -65,3 +71,50 @@ async def test_a_statement_past_the_budget_ends_with_a_sentence(seeded: AsyncSes
     await seeded.rollback()
     page = await search_claims(seeded, "AUROC")  # the session's connection is fine again
     assert page.hits
+
+
+# Text built from what the search syntax reads: excluded words, quotes, `author:`.
+SYNTAX = st.lists(
+    st.sampled_from(["-", '"', "“", "”", "author:", " ", "AUROC", "模型", "-x", "a-b", "0.5"])
+    | st.text(max_size=6),
+    max_size=60,
+).map("".join)
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(SYNTAX)
+def test_excluded_words_and_authors_keep_to_the_same_limits(typed: str) -> None:
+    """Whatever mix of `-word`, quotes and `author:` is typed, the query stays within the
+    limits of one search (excluded terms count too), or a sentence refuses it."""
+    typed = typed[:MAX_QUERY_CHARS]
+    try:
+        words, names = split_authors(typed)
+    except BadQuery as refusal:
+        assert str(refusal)
+        return
+    assert len(names) <= MAX_AUTHORS and all(len(n) <= LONGEST_NAME for n in names)
+    query = parse_query(words)
+    everything = query.terms + query.excluded
+    assert len(everything) <= MAX_QUERY_TERMS
+    assert sum(len(term.tokens) for term in everything) <= MAX_QUERY_TOKENS
+    assert all(len(term.tokens) <= MAX_PHRASE_TOKENS for term in everything)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        " ".join(f"-w{i}" for i in range(40)),
+        'AUROC -"' + " ".join(["x"] * 40) + '"',
+        "AUROC " + "-" * 250,
+        'author:"' + "a" * 98 + '" AUROC',
+        "AUROC -" + "模" * 200,
+    ],
+)
+async def test_hostile_exclusions_search_or_refuse_with_a_sentence(
+    seeded: AsyncSession, typed: str
+) -> None:
+    for search in (search_claims, lookup_paper):
+        try:
+            await search(seeded, typed)
+        except BadQuery as refusal:
+            assert str(refusal).endswith(".")
