@@ -79,7 +79,7 @@ HITS = st.builds(
 SEARCHES = st.builds(ClaimSearch, words=TEXT, paper=OPTIONAL)
 FOLLOWED = st.builds(
     Followed, id=st.integers(1, 10**6), subscriber=st.sampled_from(["U123", "C123", "<!here>"]),
-    words=TEXT, post_time=st.none() | st.just("08:30") | TEXT, created_by=TEXT,
+    words=TEXT, post_time=st.none() | st.just("08:30") | TEXT,
 )  # fmt: skip
 USER = st.sampled_from(["U999", "<!channel>", ""]) | TEXT
 
