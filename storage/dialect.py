@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Connection, TextClause, bindparam, text
+from sqlalchemy import Connection, Table, TextClause, bindparam, insert, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -55,6 +55,36 @@ async def reset_id_sequences(session: AsyncSession, tables: list[str]) -> None:
                 f"coalesce(max(id), 1), max(id) IS NOT NULL) FROM {table}"
             )
         )
+
+
+# Parameters in one statement: SQLite (3.32+) takes 32,766.
+_SQLITE_MAX_PARAMETERS = 32_000
+
+
+async def insert_many(
+    session: AsyncSession, table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> None:
+    """Insert plain rows (values in the order of `columns`) the fastest way each store has.
+
+    SQLite: multi-row `INSERT … VALUES (…), (…)` statements, written out here (SQLAlchemy
+    would compile a bind parameter object for every value). One statement per row costs
+    far more, as the full-text index's insert trigger flushes FTS5's pending terms at the
+    end of every statement: each row became an index segment to merge (7x slower).
+    PostgreSQL: asyncpg's prepared `executemany`.
+    """
+    if not rows:
+        return
+    if session.get_bind().dialect.name != "sqlite":
+        await session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
+        return
+    per_statement = max(1, _SQLITE_MAX_PARAMETERS // len(columns))
+    connection = await session.connection()
+    head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
+    one = "(" + ", ".join("?" * len(columns)) + ")"
+    for start in range(0, len(rows), per_statement):
+        chunk = rows[start : start + per_statement]
+        values = tuple(value for row in chunk for value in row)
+        await connection.exec_driver_sql(head + ", ".join([one] * len(chunk)), values)
 
 
 def check_foreign_keys(connection: Connection) -> None:

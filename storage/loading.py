@@ -13,6 +13,7 @@ keyed text itself). A row found either way takes the new key, so it stays one ro
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,7 +22,7 @@ from typing import Any, NamedTuple, cast
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import matching
+from storage import dialect, matching
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
 from storage.search_text import index_text, normalise
 
@@ -43,6 +44,7 @@ PAPERS = cast(Table, Paper.__table__)
 CLAIMS = cast(Table, Claim.__table__)
 PAPER_DOCUMENTS = cast(Table, PaperDocument.__table__)
 _CHUNK = 500  # keys per IN (...) query, well under every driver's parameter limit
+_CLAIM_COLUMNS = ("paper_id", "number", "text_zh", "quote_en", "source", "search_text")
 
 
 class ClaimInput(NamedTuple):
@@ -65,7 +67,6 @@ class PaperInput:
     aliases: tuple[str, ...] = ()  # other keys the same paper may be stored under
     search: Mapping[str, str | None] = field(init=False)  # the derived columns of `fields`
     claim_search: tuple[str, ...] = field(init=False)  # the search text of each claim
-    sentences: frozenset[str] = field(init=False)  # for matching an edited paper (no arXiv ID)
 
     def __post_init__(self) -> None:
         unknown = set(self.fields) - PAPER_FIELDS
@@ -74,8 +75,14 @@ class PaperInput:
         object.__setattr__(self, "search", _search_columns(self.fields))
         claim_search = tuple(index_text(c.text_zh, c.quote_en) for c in self.claims)
         object.__setattr__(self, "claim_search", claim_search)
-        texts = _identity_texts(self.fields, self.claims) if self.key.startswith("text:") else ()
-        object.__setattr__(self, "sentences", matching.sentences(texts))
+
+    @functools.cached_property
+    def sentences(self) -> frozenset[str]:
+        """For matching an edited paper without an arXiv ID; computed only when a paper
+        is not found by its keys (most never need it), and then in a thread."""
+        if not self.key.startswith("text:"):
+            return frozenset()
+        return matching.sentences(_identity_texts(self.fields, self.claims))
 
     def claim_rows(self, paper_id: int) -> list[tuple[int, ClaimInput, str]]:
         return [
@@ -240,7 +247,7 @@ async def _edited(
     session: AsyncSession, papers: Sequence[PaperInput], previous: Sequence[Paper]
 ) -> list[tuple[PaperInput, Paper]]:
     """Pairs of a new paper and the row of the same paper as the file held it before."""
-    candidates = [p for p in papers if p.sentences]
+    candidates = [p for p in papers if p.key.startswith("text:")]
     if not candidates or not previous:
         return []
     claims = await _claims_by_paper(session, [row.id for row in previous])
@@ -345,12 +352,10 @@ async def _insert_claims(
 ) -> None:
     """Insert claims, each with its paper id and its search text."""
     rows = [
-        {"paper_id": paper_id, "number": c.number, "text_zh": c.text_zh, "quote_en": c.quote_en,
-         "source": c.source, "search_text": search_text}
+        (paper_id, c.number, c.text_zh, c.quote_en, c.source, search_text)
         for paper_id, c, search_text in claims
-    ]  # fmt: skip
-    if rows:
-        await session.execute(insert(CLAIMS), rows)
+    ]
+    await dialect.insert_many(session, CLAIMS, _CLAIM_COLUMNS, rows)
 
 
 async def _papers_by_key(session: AsyncSession, keys: Sequence[str]) -> dict[str, Paper]:
