@@ -53,7 +53,8 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         await db.upgrade(engine)
         report = await ingest(
             db.session_factory(engine), paths, force=args.force,
-            max_file_mb=settings.max_file_mb,
+            max_file_mb=settings.max_file_mb, accept_losses=args.force,
+            settle_seconds=settings.settle_seconds,
         )  # fmt: skip
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
@@ -119,6 +120,11 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
         print(f"warnings   {len(status.warnings)} in {files} files (parts left out)")
         for warning in status.warnings:
             print(f"  {warning['path']}: {warning['warning']}")
+    for refused in status.suspect:
+        print(
+            f"suspect    {refused['path']}: its new version {refused['would_lose']}; the "
+            "store keeps the earlier one (accept it: paperbot ingest --force PATH)"
+        )
     post = status.last_digest
     if post is not None:
         print(
@@ -291,7 +297,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("ingest", cmd_ingest, "parse and load digest files or folders")
     p.add_argument("paths", nargs="*", metavar="PATH", help="default: $PAPERBOT_DIGEST_DIR")
-    p.add_argument("--force", action="store_true", help="re-parse files whose content is unchanged")
+    p.add_argument(
+        "--force", action="store_true",
+        help="re-parse files whose content is unchanged, and accept new versions that remove "
+        "papers or claims (refused as suspect without it)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
         "--check", action="store_true",

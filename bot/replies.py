@@ -185,8 +185,7 @@ def ingest_done(report: IngestReport) -> Message:
         first = report.skipped[0]
         more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
         lines.append(
-            f"Skipped, not digests: `{blocks.esc(first['path'])}`: "
-            f"{blocks.esc(first['reason'])}{more}."
+            f"Skipped: `{blocks.esc(first['path'])}`: {blocks.esc(first['reason'])}{more}."
         )
     return Message(text=text, blocks=[blocks.section("\n".join(lines))])
 

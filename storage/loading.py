@@ -95,11 +95,42 @@ class PaperInput:
 class SaveResult:
     papers_new: int = 0
     papers_updated: int = 0
+    # What the file held before and this version no longer does: papers (by label) and
+    # claims (by address, `GAPO#3`). A shorter re-delivery is suspect, not truth: the
+    # caller rolls the transaction back unless it was told to accept the loss.
+    lost_papers: list[str] = field(default_factory=list)
+    lost_claims: list[str] = field(default_factory=list)
+
+    @property
+    def loses(self) -> bool:
+        return bool(self.lost_papers or self.lost_claims)
+
+    def loss(self, shown: int = 5) -> str:
+        """One line: what this version would remove, a few of each named."""
+        parts = []
+        for what, names in (("paper", self.lost_papers), ("claim", self.lost_claims)):
+            if names:
+                more = f", … ({len(names) - shown} more)" if len(names) > shown else ""
+                plural = "s" if len(names) > 1 else ""
+                parts.append(f"{len(names)} {what}{plural} ({', '.join(names[:shown])}{more})")
+        return " and ".join(parts)
 
 
 async def find_document(session: AsyncSession, path: str) -> Document | None:
     result = await session.execute(select(Document).where(Document.path == path))
     return result.scalar_one_or_none()
+
+
+async def record_suspect_document(
+    session: AsyncSession, *, path: str, content_hash: str, size: int, parser_version: str,
+    loss: str,
+) -> None:  # fmt: skip
+    """Remember that a file's new version was refused as suspect (it would remove what an
+    earlier version stored); the papers and claims stay as that version left them."""
+    await _put_document(
+        session, path, content_hash=content_hash, size_bytes=size,
+        parser_version=parser_version, status="suspect", error=loss,
+    )  # fmt: skip
 
 
 async def record_failed_document(
@@ -145,6 +176,7 @@ async def save_document(
     )  # fmt: skip
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
+    held_before = await _held_by(session, document.id)
     existing = await _match_rows(session, document, unique)
     result = SaveResult()
     ids: dict[str, int] = {}
@@ -172,6 +204,8 @@ async def save_document(
         ids[paper.key] = row.id
         changed = _refresh(row, paper, digest_date, mixed)
         claims = [ClaimInput(*claim) for claim in paper.claims]
+        if row.id in held_before:
+            result.lost_claims += _lost_claims(row, stored_claims.get(row.id, []), claims)
         if stored_claims.get(row.id, []) != claims:
             await session.execute(delete(Claim).where(Claim.paper_id == row.id))
             new_claims.extend(paper.claim_rows(row.id))
@@ -185,6 +219,8 @@ async def save_document(
         new_claims.extend(paper.claim_rows(ids[paper.key]))
     await _insert_claims(session, new_claims)
 
+    gone = held_before.keys() - set(ids.values())
+    result.lost_papers = sorted(held_before[paper_id] for paper_id in gone)
     await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
     if unique:
         await session.execute(
@@ -196,6 +232,34 @@ async def save_document(
         )
     await session.flush()
     return result
+
+
+async def _held_by(session: AsyncSession, document_id: int) -> dict[int, str]:
+    """The papers a file held as last stored: id -> label."""
+    rows = await session.execute(
+        select(Paper.id, Paper.title, Paper.name, Paper.subtitle, Paper.arxiv_id)
+        .join(PaperDocument, PaperDocument.paper_id == Paper.id)
+        .where(PaperDocument.document_id == document_id)
+    )
+    return {
+        paper_id: title or name or subtitle or arxiv_id or "untitled paper"
+        for paper_id, title, name, subtitle, arxiv_id in rows
+    }
+
+
+def _lost_claims(
+    row: Paper, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
+) -> list[str]:
+    """The addresses (`GAPO#3`, `2609.35259#a2`) of the claims `after` no longer has."""
+    kept = {(claim.source, claim.number) for claim in after}
+    usable = (ref for ref in (row.name, row.arxiv_id) if ref)
+    paper = next((r for r in usable if not any(c.isspace() or c == "#" for c in r)), None)
+    paper = paper or row.title or row.subtitle or "untitled paper"
+    return [
+        f"{paper}#{'' if claim.source == CLAIM_FROM_REVIEW else 'a'}{claim.number}"
+        for claim in before
+        if (claim.source, claim.number) not in kept
+    ]
 
 
 async def _match_rows(

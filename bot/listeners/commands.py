@@ -99,7 +99,8 @@ def register(app: AsyncApp, services: Services) -> None:
             report = await services.spawn(
                 ingest(sessions, [services.settings.digest_dir], force=force,
                        trigger="slack", triggered_by=user,
-                       max_file_mb=services.settings.max_file_mb),
+                       max_file_mb=services.settings.max_file_mb,
+                       settle_seconds=services.settings.settle_seconds),
                 "reingest",
             )  # fmt: skip
         await respond(**replies.ingest_done(report).as_payload())

@@ -23,6 +23,6 @@ def test_skipped_files_and_warnings_are_reported_without_failing() -> None:
     assert "3 new, 0 changed, 0 unchanged, 0 failed files" in text
     assert "1 parts left out of loaded files, first `digests/day.txt`: line 35: claim 5 …" in text
     assert (
-        "Skipped, not digests: `digests/README.md`: not a digest (README, .md and .json files "
+        "Skipped: `digests/README.md`: not a digest (README, .md and .json files "
         "are never read) (and 1 more)." in text
     )

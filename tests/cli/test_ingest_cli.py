@@ -32,6 +32,7 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
         "errors": [],
         "skipped": [],
         "warnings": [],
+        "suspect": [],
     }
     unchanged = {
         "documents": {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
@@ -39,6 +40,7 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
         "errors": [],
         "skipped": [],
         "warnings": [],
+        "suspect": [],
     }
     assert (second.returncode, json.loads(second.stdout)) == (0, unchanged)
     assert (forced.returncode, json.loads(forced.stdout)) == (0, unchanged)
