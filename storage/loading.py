@@ -26,6 +26,7 @@ from storage import dialect, matching
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
 from storage.search_text import index_text, normalise
 
+KIND_HUGGINGFACE = "huggingface"  # as the parser names it (storage does not import jobs)
 # What the search index reads of a paper: its names, then its text.
 SEARCH_HEAD = ("title", "name", "subtitle", "arxiv_id")
 SEARCH_BODY = (
@@ -287,6 +288,11 @@ async def _match_rows(
         found[paper.key] = row
         taken.add(row.id)
     if unmatched:
+        for paper, row in await _listed_without_id(session, unmatched, taken):
+            found[paper.key] = row
+            taken.add(row.id)
+        unmatched = [paper for paper in unmatched if paper.key not in found]
+    if unmatched:
         previous = [row for row in await _papers_of(session, document.id) if row.id not in taken]
         for paper, row in await _edited(session, unmatched, previous):
             found[paper.key] = row
@@ -295,6 +301,43 @@ async def _match_rows(
             row.key = key
     await session.flush()
     return found
+
+
+async def _listed_without_id(
+    session: AsyncSession, papers: Sequence[PaperInput], taken: set[int]
+) -> list[tuple[PaperInput, Paper]]:
+    """HuggingFace papers with an arXiv ID, each with the row an earlier listing without
+    arXiv lines stored under a text key and the same title: the same paper, even when its
+    abstract was revised in between (its text key then differs)."""
+    listed = [
+        paper for paper in papers
+        if paper.fields.get("arxiv_id") and paper.fields.get("kind") == KIND_HUGGINGFACE
+        and paper.search.get("title_key")
+    ]  # fmt: skip
+    if not listed:
+        return []
+    titles = list({str(paper.search["title_key"]) for paper in listed})
+    rows: dict[str, list[Paper]] = {}
+    for start in range(0, len(titles), _CHUNK):
+        found = await session.execute(
+            select(Paper)
+            .where(
+                Paper.title_key.in_(titles[start : start + _CHUNK]),
+                Paper.key.like("text:%"),
+                Paper.kind == KIND_HUGGINGFACE,
+                Paper.arxiv_id.is_(None),
+            )
+            .order_by(Paper.id)
+        )
+        for row in found.scalars():
+            rows.setdefault(row.title_key or "", []).append(row)
+    pairs = []
+    for paper in listed:
+        candidates = [r for r in rows.get(str(paper.search["title_key"]), []) if r.id not in taken]
+        if len(candidates) == 1:  # two untitled rows of one title: no guessing which
+            pairs.append((paper, candidates[0]))
+            taken.add(candidates[0].id)
+    return pairs
 
 
 async def _papers_of(session: AsyncSession, document_id: int) -> list[Paper]:
