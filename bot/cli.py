@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from tqdm import tqdm
 
 from bot import logs, manifest
 from bot.app import slack_client
@@ -45,17 +46,46 @@ class Failed(Exception):
     (exit status 1)."""
 
 
+class ProgressBar:
+    """The ingest's progress as a bar on stderr (files, papers so far, rate), drawn only
+    when stderr is a terminal: stdout, and `--json`, stay exactly as they were."""
+
+    def __init__(self) -> None:
+        self._bar: tqdm[Any] | None = None
+        self._papers = 0
+
+    def started(self, files: int) -> None:
+        self._bar = tqdm(
+            total=files, unit="file", desc="ingest", file=sys.stderr,
+            disable=not sys.stderr.isatty(), mininterval=0.5,
+        )  # fmt: skip
+
+    def file_done(self, papers: int) -> None:
+        if self._bar is not None:
+            self._papers += papers
+            self._bar.set_postfix(papers=self._papers, refresh=False)
+            self._bar.update(1)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
 async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.paths] or [settings.digest_dir]
     if args.check:
         return await _check(paths, settings, as_json=args.json)
+    bar = ProgressBar()
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
-        report = await ingest(
-            db.session_factory(engine), paths, force=args.force,
-            max_file_mb=settings.max_file_mb, accept_losses=args.force,
-            settle_seconds=settings.settle_seconds,
-        )  # fmt: skip
+        try:
+            report = await ingest(
+                db.session_factory(engine), paths, force=args.force,
+                max_file_mb=settings.max_file_mb, accept_losses=args.force,
+                settle_seconds=settings.settle_seconds, progress=bar,
+            )  # fmt: skip
+        finally:
+            bar.close()
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -96,6 +96,16 @@ def digest_files(paths: Iterable[Path], report: IngestReport) -> list[Path]:
     return chosen.files
 
 
+class Progress(Protocol):
+    """Told how far an ingest is (the command line draws a bar on a terminal with it)."""
+
+    def started(self, files: int) -> None:
+        """The run reads this many files."""
+
+    def file_done(self, papers: int) -> None:
+        """One more file is done (stored, unchanged, skipped or failed), with its papers."""
+
+
 class FileTooLarge(Exception):
     """A file over the size limit; the message is the line for the ingest report."""
 
@@ -170,6 +180,7 @@ async def ingest(
     max_file_mb: float = DEFAULT_MAX_FILE_MB,
     accept_losses: bool = False,
     settle_seconds: float = 0.0,
+    progress: Progress | None = None,
 ) -> IngestReport:
     """Ingest the files and folders. `force` re-parses unchanged files; `accept_losses`
     stores a new version of a file even when it removes papers or claims the previous
@@ -184,8 +195,10 @@ async def ingest(
     interrupted = True
     try:
         files = await asyncio.to_thread(digest_files, paths, report)
+        if progress is not None:
+            progress.started(len(files))
         options = _Options(force, accept_losses, max_file_mb, settle_seconds)
-        await _ingest_files(sessions, files, options, report)
+        await _ingest_files(sessions, files, options, report, progress)
         interrupted = False
     finally:
         async with sessions.begin() as session:
@@ -256,7 +269,7 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
 
 async def _ingest_files(
     sessions: async_sessionmaker[AsyncSession], files: Sequence[Path], options: _Options,
-    report: IngestReport,
+    report: IngestReport, progress: Progress | None,
 ) -> None:  # fmt: skip
     """Store the files one after the other, each in its own transaction, while the next
     ones are read and parsed: a parse never waits for a write, nor a writer for a parse.
@@ -270,7 +283,11 @@ async def _ingest_files(
     producer = asyncio.create_task(produce())
     try:
         for _ in files:
-            await _store(sessions, await ready.get(), options, report)
+            file = await ready.get()
+            await _store(sessions, file, options, report)
+            if progress is not None:
+                parsed = file.parsed
+                progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
     finally:
         producer.cancel()
 

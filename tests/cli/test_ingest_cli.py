@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
@@ -199,3 +203,34 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
     assert "warning: line 35: claim 5 should start '5. '" in loaded.stderr
     assert "warnings   1 in 1 files (parts left out)" in status.stdout
     assert "line 35: claim 5 should start '5. ', found '5、'; read as claim 5" in status.stdout
+
+
+def test_a_terminal_sees_the_ingest_progress_bar_and_stdout_stays_the_same(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    main, terminal = os.openpty()  # stderr on a terminal; stdout still a pipe
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    try:
+        result = subprocess.run(
+            [PAPERBOT, "ingest", "--json"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+            stderr=terminal, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        os.close(terminal)
+        shown = b""
+        with contextlib.suppress(OSError):  # the terminal's end reads EIO once drained
+            while chunk := os.read(main, 65536):
+                shown += chunk
+    finally:
+        os.close(main)
+    assert result.returncode == 0
+    assert "ingest: 100%" in shown.decode() and "3/3" in shown.decode()
+    assert "papers=36" in shown.decode()
+    assert json.loads(result.stdout)["papers"] == {"new": 36, "updated": 0}
+
+
+def test_no_progress_bar_when_stderr_is_no_terminal(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    result = paperbot("ingest", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
