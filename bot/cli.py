@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
@@ -32,6 +33,9 @@ from storage import db, transfer
 from storage.status import store_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# Processes parsing digest files beside this one, which writes them: one a core (the
+# writer mostly waits on the database, whose work runs in its own thread).
+PARSE_WORKERS = os.cpu_count() or 1
 
 T = TypeVar("T")
 Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
@@ -83,6 +87,7 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
                 db.session_factory(engine), paths, force=args.force,
                 max_file_mb=settings.max_file_mb, accept_losses=args.force,
                 settle_seconds=settings.settle_seconds, progress=bar,
+                parse_workers=PARSE_WORKERS,
             )  # fmt: skip
         finally:
             bar.close()

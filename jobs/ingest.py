@@ -12,9 +12,11 @@ import contextlib
 import hashlib
 import logging
 import math
+import multiprocessing
 import os
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -40,6 +42,9 @@ log = logging.getLogger(__name__)
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 50
 LIMIT_VARIABLE = "PAPERBOT_MAX_FILE_MB"  # named in the report line, so operators know the knob
+# Parse processes start (about a second: each imports the parser) only for this many
+# files or more; fewer parse faster in a thread than the processes take to start.
+POOL_FROM_FILES = 5
 # A file modified less than this many seconds ago is still arriving: left for the next
 # scan. Copies written in place (scp, rsync --inplace, a sync client) touch the file many
 # times a second while data flows, so a few quiet seconds tell a finished file from one
@@ -181,11 +186,14 @@ async def ingest(
     accept_losses: bool = False,
     settle_seconds: float = 0.0,
     progress: Progress | None = None,
+    parse_workers: int = 0,
 ) -> IngestReport:
     """Ingest the files and folders. `force` re-parses unchanged files; `accept_losses`
     stores a new version of a file even when it removes papers or claims the previous
     version held (otherwise such a version is refused as suspect); files modified less
-    than `settle_seconds` ago are left for the next run."""
+    than `settle_seconds` ago are left for the next run. `parse_workers` > 0 parses in
+    that many processes instead of a thread (the command line's bulk loads; `serve` keeps
+    the thread: no processes to start per run)."""
     report = IngestReport()
     async with sessions.begin() as session:
         run = await runs.start_run(
@@ -197,7 +205,7 @@ async def ingest(
         files = await asyncio.to_thread(digest_files, paths, report)
         if progress is not None:
             progress.started(len(files))
-        options = _Options(force, accept_losses, max_file_mb, settle_seconds)
+        options = _Options(force, accept_losses, max_file_mb, settle_seconds, parse_workers)
         await _ingest_files(sessions, files, options, report, progress)
         interrupted = False
     finally:
@@ -219,6 +227,7 @@ class _Options:
     accept_losses: bool
     max_file_mb: float
     settle_seconds: float
+    parse_workers: int = 0
 
 
 class _Suspect(Exception):
@@ -271,30 +280,47 @@ async def _ingest_files(
     sessions: async_sessionmaker[AsyncSession], files: Sequence[Path], options: _Options,
     report: IngestReport, progress: Progress | None,
 ) -> None:  # fmt: skip
-    """Store the files one after the other, each in its own transaction, while the next
-    ones are read and parsed: a parse never waits for a write, nor a writer for a parse.
-    At most one parsed file waits its turn, so memory holds three files at most."""
-    ready: asyncio.Queue[_Prepared] = asyncio.Queue(maxsize=1)
+    """Store the files one after the other, in their order, each in its own transaction,
+    while the next ones are read and parsed: a parse never waits for a write, nor a writer
+    for a parse. With `parse_workers` processes, that many files are parsed at once (both
+    cores busy beside the writer); memory holds that many files, plus the one being stored
+    and one waiting, at most."""
+    pooled = options.parse_workers > 0 and len(files) >= POOL_FROM_FILES
+    ahead = options.parse_workers if pooled else 1
+    ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
+    executor = _parse_pool(options.parse_workers) if pooled else None
 
     async def produce() -> None:
         for path in files:
-            await ready.put(await _prepare(sessions, path, options))
+            await ready.put(asyncio.create_task(_prepare(sessions, path, options, executor)))
 
     producer = asyncio.create_task(produce())
     try:
         for _ in files:
-            file = await ready.get()
+            file = await (await ready.get())
             await _store(sessions, file, options, report)
             if progress is not None:
                 parsed = file.parsed
                 progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
     finally:
         producer.cancel()
+        while not ready.empty():
+            ready.get_nowait().cancel()
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _parse_pool(workers: int) -> ProcessPoolExecutor:
+    """Processes for parsing, started by a fork server: a bare process that imports only
+    the parser, not this one (whose threads a plain fork would copy mid-lock). They start
+    on the first file that needs parsing, so an unchanged corpus starts none."""
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
 
 
 async def _prepare(
-    sessions: async_sessionmaker[AsyncSession], path: Path, options: _Options
-) -> _Prepared:
+    sessions: async_sessionmaker[AsyncSession], path: Path, options: _Options,
+    executor: Executor | None = None,
+) -> _Prepared:  # fmt: skip
     force = options.force
     try:
         stored_path, data = await asyncio.to_thread(
@@ -313,7 +339,10 @@ async def _prepare(
             document = await loading.find_document(session, stored_path)
         if _outcome(document, content_hash) == "unchanged" and not force:
             return file  # re-ingesting an unchanged file only checks its hash
-        return replace(file, parsed=await asyncio.to_thread(parse_file, data))
+        if executor is None:
+            return replace(file, parsed=await asyncio.to_thread(parse_file, data))
+        loop = asyncio.get_running_loop()
+        return replace(file, parsed=await loop.run_in_executor(executor, parse_file, data))
     except Exception as error:
         log.exception("ingest of %s failed", path)
         return _Prepared(path, error=f"internal error: {type(error).__name__}: {error}")

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy.engine import URL
 
 from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
-from tests.digests import SEEDS, write
+from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
 def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Path) -> None:
@@ -234,3 +234,20 @@ def test_no_progress_bar_when_stderr_is_no_terminal(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     result = paperbot("ingest", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_many_files_are_parsed_in_worker_processes_to_the_same_store(tmp_path: Path) -> None:
+    for day in range(1, 7):  # enough files for the parse processes (POOL_FROM_FILES)
+        entries = [Entry(f"2610.{day:02d}{n:03d}", f"Paper {day}.{n}") for n in range(3)]
+        write(
+            tmp_path / "digests" / f"day{day}.txt", huggingface_digest(f"2026-10-0{day}", entries)
+        )
+
+    first = paperbot("ingest", "digests", "--json", cwd=tmp_path)
+    again = paperbot("ingest", "digests", "--json", cwd=tmp_path)
+
+    assert (first.returncode, first.stderr) == (0, "")
+    assert json.loads(first.stdout)["papers"] == {"new": 18, "updated": 0}
+    assert json.loads(again.stdout)["documents"]["unchanged"] == 6
+    status = json.loads(paperbot("status", "--json", cwd=tmp_path).stdout)
+    assert (status["documents"], status["papers"]) == (6, 18)
