@@ -57,8 +57,9 @@ async def reset_id_sequences(session: AsyncSession, tables: list[str]) -> None:
         )
 
 
-# Parameters in one statement: SQLite (3.32+) takes 32,766.
-_SQLITE_MAX_PARAMETERS = 32_000
+# Rows in one multi-row INSERT on SQLite: a power of two (see insert_many), far below the
+# 32,766 parameters SQLite (3.32+) takes in one statement.
+_SQLITE_ROWS_PER_INSERT = 2048
 
 
 async def insert_many(
@@ -70,6 +71,8 @@ async def insert_many(
     would compile a bind parameter object for every value). One statement per row costs
     far more, as the full-text index's insert trigger flushes FTS5's pending terms at the
     end of every statement: each row became an index segment to merge (7x slower).
+    Statements hold 2048, 1024, …, 1 rows, so that the driver's cache of prepared
+    statements (large ones, for many rows) holds a dozen shapes, not one for every count.
     PostgreSQL: asyncpg's prepared `executemany`.
     """
     if not rows:
@@ -77,14 +80,16 @@ async def insert_many(
     if session.get_bind().dialect.name != "sqlite":
         await session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
         return
-    per_statement = max(1, _SQLITE_MAX_PARAMETERS // len(columns))
     connection = await session.connection()
     head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
     one = "(" + ", ".join("?" * len(columns)) + ")"
-    for start in range(0, len(rows), per_statement):
-        chunk = rows[start : start + per_statement]
+    start = 0
+    while start < len(rows):
+        count = min(_SQLITE_ROWS_PER_INSERT, 1 << ((len(rows) - start).bit_length() - 1))
+        chunk = rows[start : start + count]
         values = tuple(value for row in chunk for value in row)
-        await connection.exec_driver_sql(head + ", ".join([one] * len(chunk)), values)
+        await connection.exec_driver_sql(head + ", ".join([one] * count), values)
+        start += count
 
 
 def check_foreign_keys(connection: Connection) -> None:
