@@ -345,7 +345,7 @@ async def _prepare(
         return replace(file, parsed=await loop.run_in_executor(executor, parse_file, data))
     except Exception as error:
         log.exception("ingest of %s failed", path)
-        return _Prepared(path, error=f"internal error: {type(error).__name__}: {error}")
+        return _Prepared(path, error=internal_error(error))
 
 
 def _outcome(document: Document | None, content_hash: str) -> str:
@@ -410,7 +410,7 @@ async def _store(
         return
     except Exception as error:  # the file's transaction was rolled back: nothing of it stays
         log.exception("ingest of %s failed", file.path)
-        report.fail(file.path, f"internal error: {type(error).__name__}: {error}")
+        report.fail(file.path, internal_error(error))
         return
     report.documents[outcome] += 1
     report.warnings += [{"path": str(file.path), "warning": w} for w in file.parsed.warnings]
@@ -436,6 +436,11 @@ async def _refuse_as_suspect(
         f"version (a damaged or partial re-delivery?). To accept it: paperbot ingest --force "
         f"{file.path}",
     )
+
+
+def internal_error(error: BaseException) -> str:
+    """The report line for an unexpected failure: one line, whatever the message holds."""
+    return " ".join(f"internal error: {type(error).__name__}: {error}".split())
 
 
 @dataclass(frozen=True)
