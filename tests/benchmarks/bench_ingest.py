@@ -41,7 +41,7 @@ class Run:
     peak_mb: float
     reingest_s: float
     load: float  # 1-minute load average when the run ended
-    cpu_s: float  # user + system seconds of the ingest and its parse processes
+    cpu_s: float  # user + system seconds of the ingest process (its parse processes not counted)
 
     @property
     def rate(self) -> float:
@@ -49,8 +49,8 @@ class Run:
 
 
 def run_child(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, str, float]:
-    """Wall seconds, peak resident MB, stdout and CPU seconds of a child process (its
-    own processes included: each is waited for by its parent, so it counts)."""
+    """Wall seconds, peak resident MB, stdout and CPU seconds of a child process (with
+    the children it waited for; a fork server's children are not among them)."""
     started = time.perf_counter()
     child = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.PIPE, text=True)
     out = child.stdout.read() if child.stdout else ""
@@ -110,7 +110,9 @@ def report(runs: list[Run], corpus_mb: float, claims: int) -> str:
         f"Loading {papers:,} synthetic papers ({claims:,} claims, {corpus_mb:,.0f} MB in "
         "files of 200) into a fresh database with `paperbot ingest` (parse, store, lexical "
         "index), then again unchanged. Target: 1,000 papers/s on this 2-core machine. CPU is "
-        "the user and system time of `paperbot` and its parse processes (not PostgreSQL's). The "
+        "the user and system time of the `paperbot` process: with parse processes (`this`), "
+        "theirs is not counted (they are children of a fork server), so there it is the "
+        "writer's share. The "
         "load average is the machine's when the run ended (other work shared it when above "
         "2, and the rates fell with it).",
         "",
