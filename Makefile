@@ -56,6 +56,7 @@ check: lint test
 # bench_relevance scores search on a labelled question set (under a minute).
 bench: install
 	$(BIN)/python -m tests.benchmarks.bench_search --papers 10000 100000 --write
+	$(BIN)/python -m tests.benchmarks.bench_ingest --papers 10000 --write
 	$(BIN)/python -m tests.benchmarks.bench_relevance --postgres --write
 	$(BIN)/python -m tests.benchmarks.bench_overhead --postgresql --write
 

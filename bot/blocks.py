@@ -710,7 +710,7 @@ def ingest_done(report: IngestReport) -> Message:
     if report.skipped:
         first = report.skipped[0]
         more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
-        lines.append(f"Skipped, not digests: `{esc(first['path'])}`: {esc(first['reason'])}{more}.")
+        lines.append(f"Skipped: `{esc(first['path'])}`: {esc(first['reason'])}{more}.")
     return Message(text=text, blocks=[section("\n".join(lines))])
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from tqdm import tqdm
 
 from bot import logs, manifest, version
 from bot.app import slack_client
@@ -36,6 +37,9 @@ from storage import db, saved, transfer
 from storage.status import store_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# Processes parsing digest files beside this one, which writes them: one a core (the
+# writer mostly waits on the database, whose work runs in its own thread).
+PARSE_WORKERS = os.cpu_count() or 1
 
 T = TypeVar("T")
 Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
@@ -50,16 +54,47 @@ class Failed(Exception):
     (exit status 1)."""
 
 
+class ProgressBar:
+    """The ingest's progress as a bar on stderr (files, papers so far, rate), drawn only
+    when stderr is a terminal: stdout, and `--json`, stay exactly as they were."""
+
+    def __init__(self) -> None:
+        self._bar: tqdm[Any] | None = None
+        self._papers = 0
+
+    def started(self, files: int) -> None:
+        self._bar = tqdm(
+            total=files, unit="file", desc="ingest", file=sys.stderr,
+            disable=not sys.stderr.isatty(), mininterval=0.5,
+        )  # fmt: skip
+
+    def file_done(self, papers: int) -> None:
+        if self._bar is not None:
+            self._papers += papers
+            self._bar.set_postfix(papers=self._papers, refresh=False)
+            self._bar.update(1)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
 async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.paths] or [settings.digest_dir]
     if args.check:
         return await _check(paths, settings, as_json=args.json)
+    bar = ProgressBar()
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
-        report = await ingest(
-            db.session_factory(engine), paths, force=args.force,
-            max_file_mb=settings.max_file_mb,
-        )  # fmt: skip
+        try:
+            report = await ingest(
+                db.session_factory(engine), paths, force=args.force,
+                max_file_mb=settings.max_file_mb, accept_losses=args.force,
+                settle_seconds=settings.settle_seconds, progress=bar,
+                parse_workers=PARSE_WORKERS,
+            )  # fmt: skip
+        finally:
+            bar.close()
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:
@@ -124,6 +159,11 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
         print(f"warnings   {len(status.warnings)} in {files} files (parts left out)")
         for warning in status.warnings:
             print(f"  {warning['path']}: {warning['warning']}")
+    for refused in status.suspect:
+        print(
+            f"suspect    {refused['path']}: its new version {refused['would_lose']}; the "
+            "store keeps the earlier one (accept it: paperbot ingest --force PATH)"
+        )
     post = status.last_digest
     if post is not None:
         print(
@@ -350,7 +390,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("ingest", cmd_ingest, "parse and load digest files or folders")
     p.add_argument("paths", nargs="*", metavar="PATH", help="default: $PAPERBOT_DIGEST_DIR")
-    p.add_argument("--force", action="store_true", help="re-parse files whose content is unchanged")
+    p.add_argument(
+        "--force", action="store_true",
+        help="re-parse files whose content is unchanged, and accept new versions that remove "
+        "papers or claims (refused as suspect without it)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
         "--check", action="store_true",

@@ -63,7 +63,8 @@ async def scan_digest_folder(services: Services) -> None:
             return
         settings = services.settings
         report = await ingest(services.sessions, [settings.digest_dir], trigger="schedule",
-                              max_file_mb=settings.max_file_mb)  # fmt: skip
+                              max_file_mb=settings.max_file_mb,
+                              settle_seconds=settings.settle_seconds)  # fmt: skip
     if report.errors or report.papers["new"]:
         log.info("periodic scan: %s", report.as_json())
 

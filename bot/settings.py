@@ -25,7 +25,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.logs import FORMATS, LEVELS
-from jobs.ingest import DEFAULT_MAX_FILE_MB
+from jobs.ingest import DEFAULT_MAX_FILE_MB, DEFAULT_SETTLE_SECONDS
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
@@ -77,6 +77,7 @@ class Settings:
     log_format: str  # "text" or "json"
     log_level: str
     max_file_mb: float  # digest files larger than this fail without being read
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS  # files modified since are left for later
 
     @property
     def secrets(self) -> list[str]:
@@ -159,6 +160,7 @@ def load_settings(
                           LEVELS),
         max_file_mb=_megabytes("PAPERBOT_MAX_FILE_MB",
                                get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)),
+        settle_seconds=_settle_seconds(get("PAPERBOT_SETTLE_SECONDS")),
     )  # fmt: skip
 
 
@@ -259,6 +261,20 @@ def _seconds(variable: str, raw: str | None) -> float:
         value = -1
     if not 0 < value <= 600:
         raise ConfigError(f"{variable} is not a number of seconds between 0 and 600: {raw!r}")
+    return value
+
+
+def _settle_seconds(raw: str | None) -> float:
+    if raw is None:
+        return DEFAULT_SETTLE_SECONDS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 600:
+        raise ConfigError(
+            f"PAPERBOT_SETTLE_SECONDS is not a number of seconds between 0 and 600: {raw!r}"
+        )
     return value
 
 

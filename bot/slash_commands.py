@@ -97,6 +97,7 @@ async def reingest(services: Services, command: Command) -> Reply:
             report = await ingest(
                 services.sessions, [services.settings.digest_dir], force=verb == "force",
                 trigger="slack", triggered_by=user, max_file_mb=services.settings.max_file_mb,
+                settle_seconds=services.settings.settle_seconds,
             )  # fmt: skip
         return blocks.ingest_done(report)
 

@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from jobs import selection
-from jobs.ingest import FileTooLarge, ParsedFile, parse_file, read_digest
+from jobs.ingest import (
+    FileTooLarge,
+    ParsedFile,
+    StillBeingWritten,
+    parse_file,
+    read_digest,
+    still_being_written,
+)
 
 
 @dataclass
@@ -46,6 +53,9 @@ def check(paths: Sequence[Path], max_file_mb: float) -> CheckReport:
             continue
         except FileTooLarge as error:
             report.problems.append({"path": str(path), "problem": str(error)})
+            continue
+        except StillBeingWritten as error:
+            report.skipped.append({"path": str(path), "reason": still_being_written(str(error))})
             continue
         parsed = parse_file(data)
         if isinstance(parsed, selection.Skipped):

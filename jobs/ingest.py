@@ -12,12 +12,15 @@ import contextlib
 import hashlib
 import logging
 import math
+import multiprocessing
 import os
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -39,6 +42,15 @@ log = logging.getLogger(__name__)
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 50
 LIMIT_VARIABLE = "PAPERBOT_MAX_FILE_MB"  # named in the report line, so operators know the knob
+# Parse processes start (about a second: each imports the parser) only for this many
+# files or more; fewer parse faster in a thread than the processes take to start.
+POOL_FROM_FILES = 5
+# A file modified less than this many seconds ago is still arriving: left for the next
+# scan. Copies written in place (scp, rsync --inplace, a sync client) touch the file many
+# times a second while data flows, so a few quiet seconds tell a finished file from one
+# still being written; waiting costs a delivered file one scan's delay at most. Atomic
+# renames (README) need no wait at all. PAPERBOT_SETTLE_SECONDS changes it; 0 turns it off.
+DEFAULT_SETTLE_SECONDS = 5.0
 
 # Copied as they are from a parsed paper onto the paper's row.
 _COPIED = (
@@ -69,12 +81,16 @@ class IngestReport:
         return (f"{docs['new']} new, {docs['changed']} changed, {docs['unchanged']} {unchanged}, "
                 f"{docs['failed']} failed")  # fmt: skip
 
+    # Re-deliveries refused because they would remove papers or claims: {"path",
+    # "would_lose"}. Each is also a failed document with its line in `errors`.
+    suspect: list[dict[str, str]] = field(default_factory=list)
+
     def as_json(self) -> dict[str, Any]:
-        """The `paperbot ingest --json` object of the interface contract, plus `skipped`
-        and `warnings`."""
+        """The `paperbot ingest --json` object of the interface contract, plus `skipped`,
+        `warnings` and `suspect`."""
         return {
             "documents": self.documents, "papers": self.papers, "errors": self.errors,
-            "skipped": self.skipped, "warnings": self.warnings,
+            "skipped": self.skipped, "warnings": self.warnings, "suspect": self.suspect,
         }  # fmt: skip
 
     def fail(self, path: Path, error: str) -> None:
@@ -95,27 +111,56 @@ def digest_files(paths: Iterable[Path], report: IngestReport) -> list[Path]:
     return chosen.files
 
 
+class Progress(Protocol):
+    """Told how far an ingest is (the command line draws a bar on a terminal with it)."""
+
+    def started(self, files: int) -> None:
+        """The run reads this many files."""
+
+    def file_done(self, papers: int) -> None:
+        """One more file is done (stored, unchanged, skipped or failed), with its papers."""
+
+
 class FileTooLarge(Exception):
     """A file over the size limit; the message is the line for the ingest report."""
 
 
-def read_digest(path: Path, max_file_mb: float) -> tuple[str, bytes]:
+class StillBeingWritten(Exception):
+    """A file that changed just before or while it was read; the message says which."""
+
+
+def read_digest(path: Path, max_file_mb: float, settle_seconds: float = 0.0) -> tuple[str, bytes]:
     """The file's absolute path and its bytes. A file over the limit is refused before any
-    of it is read, and one that grows past the limit while being read is refused too."""
+    of it is read, and one that grows past the limit while being read is refused too.
+
+    A file modified less than `settle_seconds` ago, or whose size or modification time
+    changes while it is read, is still being written: StillBeingWritten, read it later."""
     limit = int(max_file_mb * MB)
     with path.open("rb") as file:
-        size = os.fstat(file.fileno()).st_size
-        if size > limit:
+        before = os.fstat(file.fileno())
+        if before.st_size > limit:
             raise FileTooLarge(
-                f"file is {_megabytes(size)} MB; the limit is {max_file_mb:g} MB ({LIMIT_VARIABLE})"
+                f"file is {_megabytes(before.st_size)} MB; the limit is {max_file_mb:g} MB "
+                f"({LIMIT_VARIABLE})"
             )
+        age = time.time() - before.st_mtime
+        if 0 <= age < settle_seconds:  # a clock set back (age < 0) is no reason to wait
+            raise StillBeingWritten(f"modified {age:.1f} s ago")
         data = file.read(limit + 1)
+        after = os.fstat(file.fileno())
     if len(data) > limit:
         raise FileTooLarge(
             f"file grew past {max_file_mb:g} MB while being read; the limit is "
             f"{max_file_mb:g} MB ({LIMIT_VARIABLE})"
         )
+    if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+        raise StillBeingWritten("it changed while being read")
     return str(path.resolve()), data
+
+
+def still_being_written(why: str) -> str:
+    """The report line for a file left for the next scan."""
+    return f"still being written ({why}); left for the next scan"
 
 
 def _megabytes(size: int) -> str:
@@ -148,7 +193,17 @@ async def ingest(
     trigger: str = "cli",
     triggered_by: str | None = None,
     max_file_mb: float = DEFAULT_MAX_FILE_MB,
+    accept_losses: bool = False,
+    settle_seconds: float = 0.0,
+    progress: Progress | None = None,
+    parse_workers: int = 0,
 ) -> IngestReport:
+    """Ingest the files and folders. `force` re-parses unchanged files; `accept_losses`
+    stores a new version of a file even when it removes papers or claims the previous
+    version held (otherwise such a version is refused as suspect); files modified less
+    than `settle_seconds` ago are left for the next run. `parse_workers` > 0 parses in
+    that many processes instead of a thread (the command line's bulk loads; `serve` keeps
+    the thread: no processes to start per run)."""
     report = IngestReport(forced=force)
     async with sessions.begin() as session:
         run = await runs.start_run(
@@ -158,7 +213,10 @@ async def ingest(
     interrupted = True
     try:
         files = await asyncio.to_thread(digest_files, paths, report)
-        await _ingest_files(sessions, files, force, max_file_mb, report)
+        if progress is not None:
+            progress.started(len(files))
+        options = _Options(force, accept_losses, max_file_mb, settle_seconds, parse_workers)
+        await _ingest_files(sessions, files, options, report, progress)
         interrupted = False
     finally:
         async with sessions.begin() as session:
@@ -171,6 +229,23 @@ async def ingest(
                 interrupted=interrupted,
             )
     return report
+
+
+@dataclass(frozen=True)
+class _Options:
+    force: bool
+    accept_losses: bool
+    max_file_mb: float
+    settle_seconds: float
+    parse_workers: int = 0
+
+
+class _Suspect(Exception):
+    """Raised inside a file's transaction to roll back a version that would lose data."""
+
+    def __init__(self, loss: str) -> None:
+        super().__init__(loss)
+        self.loss = loss
 
 
 @dataclass(frozen=True)
@@ -187,6 +262,7 @@ class _Prepared:
 
     path: Path  # as given, for the report
     error: str | None = None  # why it cannot be stored at all
+    waiting: str | None = None  # why it is left for the next run (still being written)
     stored_path: str = ""
     content_hash: str = ""
     size: int = 0
@@ -211,35 +287,61 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
 
 
 async def _ingest_files(
-    sessions: async_sessionmaker[AsyncSession], files: Sequence[Path], force: bool,
-    max_file_mb: float, report: IngestReport,
+    sessions: async_sessionmaker[AsyncSession], files: Sequence[Path], options: _Options,
+    report: IngestReport, progress: Progress | None,
 ) -> None:  # fmt: skip
-    """Store the files one after the other, each in its own transaction, while the next
-    ones are read and parsed: a parse never waits for a write, nor a writer for a parse.
-    At most one parsed file waits its turn, so memory holds three files at most."""
-    ready: asyncio.Queue[_Prepared] = asyncio.Queue(maxsize=1)
+    """Store the files one after the other, in their order, each in its own transaction,
+    while the next ones are read and parsed: a parse never waits for a write, nor a writer
+    for a parse. With `parse_workers` processes, that many files are parsed at once (both
+    cores busy beside the writer); memory holds that many files, plus the one being stored
+    and one waiting, at most."""
+    pooled = options.parse_workers > 0 and len(files) >= POOL_FROM_FILES
+    ahead = options.parse_workers if pooled else 1
+    ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
+    executor = _parse_pool(options.parse_workers) if pooled else None
 
     async def produce() -> None:
         for path in files:
-            await ready.put(await _prepare(sessions, path, force, max_file_mb))
+            await ready.put(asyncio.create_task(_prepare(sessions, path, options, executor)))
 
     producer = asyncio.create_task(produce())
     try:
         for _ in files:
-            await _store(sessions, await ready.get(), force, report)
+            file = await (await ready.get())
+            await _store(sessions, file, options, report)
+            if progress is not None:
+                parsed = file.parsed
+                progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
     finally:
         producer.cancel()
+        while not ready.empty():
+            ready.get_nowait().cancel()
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _parse_pool(workers: int) -> ProcessPoolExecutor:
+    """Processes for parsing, started by a fork server: a bare process that imports only
+    the parser, not this one (whose threads a plain fork would copy mid-lock). They start
+    on the first file that needs parsing, so an unchanged corpus starts none."""
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
 
 
 async def _prepare(
-    sessions: async_sessionmaker[AsyncSession], path: Path, force: bool, max_file_mb: float
-) -> _Prepared:
+    sessions: async_sessionmaker[AsyncSession], path: Path, options: _Options,
+    executor: Executor | None = None,
+) -> _Prepared:  # fmt: skip
+    force = options.force
     try:
-        stored_path, data = await asyncio.to_thread(read_digest, path, max_file_mb)
+        stored_path, data = await asyncio.to_thread(
+            read_digest, path, options.max_file_mb, options.settle_seconds
+        )
     except OSError as error:
         return _Prepared(path, error=f"cannot read: {error.strerror or error}")
     except FileTooLarge as error:
         return _Prepared(path, error=str(error))
+    except StillBeingWritten as error:
+        return _Prepared(path, waiting=still_being_written(str(error)))
     content_hash = await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
     file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
     try:
@@ -247,10 +349,13 @@ async def _prepare(
             document = await loading.find_document(session, stored_path)
         if _outcome(document, content_hash) == "unchanged" and not force:
             return file  # re-ingesting an unchanged file only checks its hash
-        return replace(file, parsed=await asyncio.to_thread(parse_file, data))
+        if executor is None:
+            return replace(file, parsed=await asyncio.to_thread(parse_file, data))
+        loop = asyncio.get_running_loop()
+        return replace(file, parsed=await loop.run_in_executor(executor, parse_file, data))
     except Exception as error:
         log.exception("ingest of %s failed", path)
-        return _Prepared(path, error=f"internal error: {type(error).__name__}: {error}")
+        return _Prepared(path, error=internal_error(error))
 
 
 def _outcome(document: Document | None, content_hash: str) -> str:
@@ -266,11 +371,15 @@ def _outcome(document: Document | None, content_hash: str) -> str:
 
 
 async def _store(
-    sessions: async_sessionmaker[AsyncSession], file: _Prepared, force: bool,
+    sessions: async_sessionmaker[AsyncSession], file: _Prepared, options: _Options,
     report: IngestReport,
 ) -> None:  # fmt: skip
+    force = options.force
     if file.error is not None:
         report.fail(file.path, file.error)
+        return
+    if file.waiting is not None:
+        report.skip(file.path, file.waiting)
         return
     if file.parsed is None:
         report.documents["unchanged"] += 1
@@ -304,14 +413,44 @@ async def _store(
                 papers=file.parsed.papers,
                 warnings=file.parsed.warnings,
             )
+            if saved.loses and not options.accept_losses:
+                raise _Suspect(saved.loss())  # rolls back: the earlier version stays whole
+    except _Suspect as suspect:
+        await _refuse_as_suspect(sessions, file, suspect.loss, report)
+        return
     except Exception as error:  # the file's transaction was rolled back: nothing of it stays
         log.exception("ingest of %s failed", file.path)
-        report.fail(file.path, f"internal error: {type(error).__name__}: {error}")
+        report.fail(file.path, internal_error(error))
         return
     report.documents[outcome] += 1
     report.warnings += [{"path": str(file.path), "warning": w} for w in file.parsed.warnings]
     report.papers["new"] += saved.papers_new
     report.papers["updated"] += saved.papers_updated
+
+
+async def _refuse_as_suspect(
+    sessions: async_sessionmaker[AsyncSession], file: _Prepared, loss: str,
+    report: IngestReport,
+) -> None:  # fmt: skip
+    """Record the refused version (status "suspect", what it would lose) and report it."""
+    would_lose = f"would remove {loss}"
+    async with db.writing(sessions) as session:
+        await loading.record_suspect_document(
+            session, path=file.stored_path, content_hash=file.content_hash, size=file.size,
+            parser_version=PARSER_VERSION, loss=would_lose,
+        )  # fmt: skip
+    report.suspect.append({"path": str(file.path), "would_lose": loss})
+    report.fail(
+        file.path,
+        f"suspect: this version {would_lose} that the stored one holds; kept the stored "
+        f"version (a damaged or partial re-delivery?). To accept it: paperbot ingest --force "
+        f"{file.path}",
+    )
+
+
+def internal_error(error: BaseException) -> str:
+    """The report line for an unexpected failure: one line, whatever the message holds."""
+    return " ".join(f"internal error: {type(error).__name__}: {error}".split())
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ keyed text itself). A row found either way takes the new key, so it stays one ro
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,10 +22,11 @@ from typing import Any, NamedTuple, cast
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import matching
+from storage import dialect, matching
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
 from storage.search_text import index_text, normalise
 
+KIND_HUGGINGFACE = "huggingface"  # as the parser names it (storage does not import jobs)
 # What the search index reads of a paper: its names, then its text.
 SEARCH_HEAD = ("title", "name", "subtitle", "arxiv_id")
 SEARCH_BODY = (
@@ -43,6 +45,7 @@ PAPERS = cast(Table, Paper.__table__)
 CLAIMS = cast(Table, Claim.__table__)
 PAPER_DOCUMENTS = cast(Table, PaperDocument.__table__)
 _CHUNK = 500  # keys per IN (...) query, well under every driver's parameter limit
+_CLAIM_COLUMNS = ("paper_id", "number", "text_zh", "quote_en", "source", "search_text")
 
 
 class ClaimInput(NamedTuple):
@@ -65,7 +68,6 @@ class PaperInput:
     aliases: tuple[str, ...] = ()  # other keys the same paper may be stored under
     search: Mapping[str, str | None] = field(init=False)  # the derived columns of `fields`
     claim_search: tuple[str, ...] = field(init=False)  # the search text of each claim
-    sentences: frozenset[str] = field(init=False)  # for matching an edited paper (no arXiv ID)
 
     def __post_init__(self) -> None:
         unknown = set(self.fields) - PAPER_FIELDS
@@ -74,8 +76,14 @@ class PaperInput:
         object.__setattr__(self, "search", _search_columns(self.fields))
         claim_search = tuple(index_text(c.text_zh, c.quote_en) for c in self.claims)
         object.__setattr__(self, "claim_search", claim_search)
-        texts = _identity_texts(self.fields, self.claims) if self.key.startswith("text:") else ()
-        object.__setattr__(self, "sentences", matching.sentences(texts))
+
+    @functools.cached_property
+    def sentences(self) -> frozenset[str]:
+        """For matching an edited paper without an arXiv ID; computed only when a paper
+        is not found by its keys (most never need it), and then in a thread."""
+        if not self.key.startswith("text:"):
+            return frozenset()
+        return matching.sentences(_identity_texts(self.fields, self.claims))
 
     def claim_rows(self, paper_id: int) -> list[tuple[int, ClaimInput, str]]:
         return [
@@ -88,11 +96,42 @@ class PaperInput:
 class SaveResult:
     papers_new: int = 0
     papers_updated: int = 0
+    # What the file held before and this version no longer does: papers (by label) and
+    # claims (by address, `GAPO#3`). A shorter re-delivery is suspect, not truth: the
+    # caller rolls the transaction back unless it was told to accept the loss.
+    lost_papers: list[str] = field(default_factory=list)
+    lost_claims: list[str] = field(default_factory=list)
+
+    @property
+    def loses(self) -> bool:
+        return bool(self.lost_papers or self.lost_claims)
+
+    def loss(self, shown: int = 5) -> str:
+        """One line: what this version would remove, a few of each named."""
+        parts = []
+        for what, names in (("paper", self.lost_papers), ("claim", self.lost_claims)):
+            if names:
+                more = f", … ({len(names) - shown} more)" if len(names) > shown else ""
+                plural = "s" if len(names) > 1 else ""
+                parts.append(f"{len(names)} {what}{plural} ({', '.join(names[:shown])}{more})")
+        return " and ".join(parts)
 
 
 async def find_document(session: AsyncSession, path: str) -> Document | None:
     result = await session.execute(select(Document).where(Document.path == path))
     return result.scalar_one_or_none()
+
+
+async def record_suspect_document(
+    session: AsyncSession, *, path: str, content_hash: str, size: int, parser_version: str,
+    loss: str,
+) -> None:  # fmt: skip
+    """Remember that a file's new version was refused as suspect (it would remove what an
+    earlier version stored); the papers and claims stay as that version left them."""
+    await _put_document(
+        session, path, content_hash=content_hash, size_bytes=size,
+        parser_version=parser_version, status="suspect", error=loss,
+    )  # fmt: skip
 
 
 async def record_failed_document(
@@ -138,6 +177,7 @@ async def save_document(
     )  # fmt: skip
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
+    held_before = await _held_by(session, document.id)
     existing = await _match_rows(session, document, unique)
     result = SaveResult()
     ids: dict[str, int] = {}
@@ -165,6 +205,8 @@ async def save_document(
         ids[paper.key] = row.id
         changed = _refresh(row, paper, digest_date, mixed)
         claims = [ClaimInput(*claim) for claim in paper.claims]
+        if row.id in held_before:
+            result.lost_claims += _lost_claims(row, stored_claims.get(row.id, []), claims)
         if stored_claims.get(row.id, []) != claims:
             await session.execute(delete(Claim).where(Claim.paper_id == row.id))
             new_claims.extend(paper.claim_rows(row.id))
@@ -178,6 +220,8 @@ async def save_document(
         new_claims.extend(paper.claim_rows(ids[paper.key]))
     await _insert_claims(session, new_claims)
 
+    gone = held_before.keys() - set(ids.values())
+    result.lost_papers = sorted(held_before[paper_id] for paper_id in gone)
     await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
     if unique:
         await session.execute(
@@ -189,6 +233,34 @@ async def save_document(
         )
     await session.flush()
     return result
+
+
+async def _held_by(session: AsyncSession, document_id: int) -> dict[int, str]:
+    """The papers a file held as last stored: id -> label."""
+    rows = await session.execute(
+        select(Paper.id, Paper.title, Paper.name, Paper.subtitle, Paper.arxiv_id)
+        .join(PaperDocument, PaperDocument.paper_id == Paper.id)
+        .where(PaperDocument.document_id == document_id)
+    )
+    return {
+        paper_id: title or name or subtitle or arxiv_id or "untitled paper"
+        for paper_id, title, name, subtitle, arxiv_id in rows
+    }
+
+
+def _lost_claims(
+    row: Paper, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
+) -> list[str]:
+    """The addresses (`GAPO#3`, `2609.35259#a2`) of the claims `after` no longer has."""
+    kept = {(claim.source, claim.number) for claim in after}
+    usable = (ref for ref in (row.name, row.arxiv_id) if ref)
+    paper = next((r for r in usable if not any(c.isspace() or c == "#" for c in r)), None)
+    paper = paper or row.title or row.subtitle or "untitled paper"
+    return [
+        f"{paper}#{'' if claim.source == CLAIM_FROM_REVIEW else 'a'}{claim.number}"
+        for claim in before
+        if (claim.source, claim.number) not in kept
+    ]
 
 
 async def _match_rows(
@@ -216,6 +288,11 @@ async def _match_rows(
         found[paper.key] = row
         taken.add(row.id)
     if unmatched:
+        for paper, row in await _listed_without_id(session, unmatched, taken):
+            found[paper.key] = row
+            taken.add(row.id)
+        unmatched = [paper for paper in unmatched if paper.key not in found]
+    if unmatched:
         previous = [row for row in await _papers_of(session, document.id) if row.id not in taken]
         for paper, row in await _edited(session, unmatched, previous):
             found[paper.key] = row
@@ -224,6 +301,43 @@ async def _match_rows(
             row.key = key
     await session.flush()
     return found
+
+
+async def _listed_without_id(
+    session: AsyncSession, papers: Sequence[PaperInput], taken: set[int]
+) -> list[tuple[PaperInput, Paper]]:
+    """HuggingFace papers with an arXiv ID, each with the row an earlier listing without
+    arXiv lines stored under a text key and the same title: the same paper, even when its
+    abstract was revised in between (its text key then differs)."""
+    listed = [
+        paper for paper in papers
+        if paper.fields.get("arxiv_id") and paper.fields.get("kind") == KIND_HUGGINGFACE
+        and paper.search.get("title_key")
+    ]  # fmt: skip
+    if not listed:
+        return []
+    titles = list({str(paper.search["title_key"]) for paper in listed})
+    rows: dict[str, list[Paper]] = {}
+    for start in range(0, len(titles), _CHUNK):
+        found = await session.execute(
+            select(Paper)
+            .where(
+                Paper.title_key.in_(titles[start : start + _CHUNK]),
+                Paper.key.like("text:%"),
+                Paper.kind == KIND_HUGGINGFACE,
+                Paper.arxiv_id.is_(None),
+            )
+            .order_by(Paper.id)
+        )
+        for row in found.scalars():
+            rows.setdefault(row.title_key or "", []).append(row)
+    pairs = []
+    for paper in listed:
+        candidates = [r for r in rows.get(str(paper.search["title_key"]), []) if r.id not in taken]
+        if len(candidates) == 1:  # two untitled rows of one title: no guessing which
+            pairs.append((paper, candidates[0]))
+            taken.add(candidates[0].id)
+    return pairs
 
 
 async def _papers_of(session: AsyncSession, document_id: int) -> list[Paper]:
@@ -240,7 +354,7 @@ async def _edited(
     session: AsyncSession, papers: Sequence[PaperInput], previous: Sequence[Paper]
 ) -> list[tuple[PaperInput, Paper]]:
     """Pairs of a new paper and the row of the same paper as the file held it before."""
-    candidates = [p for p in papers if p.sentences]
+    candidates = [p for p in papers if p.key.startswith("text:")]
     if not candidates or not previous:
         return []
     claims = await _claims_by_paper(session, [row.id for row in previous])
@@ -345,12 +459,10 @@ async def _insert_claims(
 ) -> None:
     """Insert claims, each with its paper id and its search text."""
     rows = [
-        {"paper_id": paper_id, "number": c.number, "text_zh": c.text_zh, "quote_en": c.quote_en,
-         "source": c.source, "search_text": search_text}
+        (paper_id, c.number, c.text_zh, c.quote_en, c.source, search_text)
         for paper_id, c, search_text in claims
-    ]  # fmt: skip
-    if rows:
-        await session.execute(insert(CLAIMS), rows)
+    ]
+    await dialect.insert_many(session, CLAIMS, _CLAIM_COLUMNS, rows)
 
 
 async def _papers_by_key(session: AsyncSession, keys: Sequence[str]) -> dict[str, Paper]:

@@ -79,8 +79,9 @@ class Document(Base):
     digest_date: Mapped[date | None] = mapped_column(Date)
     size_bytes: Mapped[int] = mapped_column(Integer)
     parser_version: Mapped[str] = mapped_column(String(32))
-    status: Mapped[str] = mapped_column(String(16))  # "ok" | "failed"
-    # "failed": why; "ok": the warnings of a file loaded all but a part, one a line.
+    status: Mapped[str] = mapped_column(String(16))  # "ok" | "failed" | "suspect"
+    # "failed": why; "suspect": what its refused version would remove; "ok": the warnings
+    # of a file loaded all but a part, one a line.
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

@@ -24,6 +24,9 @@ class StoreStatus:
     last_digest: dict[str, Any] | None  # the newest summary post: posted, failed or in flight
     # Files loaded all but a part: {"path", "warning"} for each part left out.
     warnings: list[dict[str, str]] = field(default_factory=list)
+    # Files whose newest version was refused because it would remove papers or claims:
+    # {"path", "would_lose"}; the store keeps what the version before held.
+    suspect: list[dict[str, str]] = field(default_factory=list)
 
 
 def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
@@ -74,6 +77,13 @@ async def store_status(session: AsyncSession) -> StoreStatus:
         for path, error in warned
         for line in (error or "").splitlines()
     ]
+    refused = await session.execute(
+        select(Document.path, Document.error)
+        .where(Document.status == "suspect")
+        .order_by(Document.path)
+        .limit(MAX_WARNED_FILES)
+    )
+    suspect = [{"path": path, "would_lose": error or ""} for path, error in refused]
     return StoreStatus(
         documents=await count(Document),
         papers=await count(Paper),
@@ -86,4 +96,5 @@ async def store_status(session: AsyncSession) -> StoreStatus:
             "posted_at": post.posted_at.isoformat() if post.posted_at else None,
         },
         warnings=warnings,
+        suspect=suspect,
     )  # fmt: skip

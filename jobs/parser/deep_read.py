@@ -30,7 +30,7 @@ from storage.paper_keys import legacy_key, text_key
 from .errors import DigestParseError, DigestWarning
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import derive_name, fallback_name, short_title, subtitle
-from .text import Paragraph, indent_of, is_cjk, join_lines
+from .text import Paragraph, cjk_share, has_cjk, indent_of, join_lines
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
 _NOTE_PREFIX = NOTE[:5]
@@ -209,13 +209,13 @@ def _reads_as_quote(body: str) -> bool:
     """Quotes are English; the next claim, the review or prose with stray leading spaces
     are (partly) Chinese."""
     if _CLAIM.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
-        return not any(map(is_cjk, body))
+        return not has_cjk(body)
     return not _is_chinese(body)
 
 
 def _is_chinese(text: str) -> bool:
-    letters = [char for char in text if char.isalpha()]
-    return sum(map(is_cjk, letters)) > len(letters) * _QUOTE_MAX_CJK_SHARE
+    cjk, letters = cjk_share(text)
+    return cjk > letters * _QUOTE_MAX_CJK_SHARE
 
 
 def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None:

@@ -36,6 +36,7 @@ def bot_settings(url: URL, slack: LocalSlack, tmp_path: Path, **extra: str) -> S
         "SLACK_API_URL": slack.api_url,
         "PAPERBOT_ADMINS": ADMIN,
         "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+        "PAPERBOT_SETTLE_SECONDS": "0",  # files written by a test are whole at once
     } | extra
     return load_settings(env, dotenv_path=tmp_path / "no.env")
 

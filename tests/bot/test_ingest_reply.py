@@ -23,6 +23,24 @@ def test_skipped_files_and_warnings_are_reported_without_failing() -> None:
     assert "files 3 new, 0 changed, 0 unchanged, 0 failed;" in text
     assert "1 parts left out of loaded files, first `digests/day.txt`: line 35: claim 5 …" in text
     assert (
-        "Skipped, not digests: `digests/README.md`: not a digest (README, .md and .json files "
+        "Skipped: `digests/README.md`: not a digest (README, .md and .json files "
         "are never read) (and 1 more)." in text
     )
+
+
+def test_a_suspect_file_is_named_with_what_it_would_remove() -> None:
+    report = IngestReport(run_id=8)
+    report.documents["unchanged"] = 2
+    report.suspect.append({"path": "digests/day.txt", "would_lose": "6 claims (AV-GRPO#2, …)"})
+    report.fail(
+        Path("digests/day.txt"),
+        "suspect: this version would remove 6 claims (AV-GRPO#2, …) that the stored one "
+        "holds; kept the stored version (a damaged or partial re-delivery?). To accept it: "
+        "paperbot ingest --force digests/day.txt",
+    )
+
+    text = as_text(ingest_done(report).as_payload())
+
+    assert "0 new, 0 changed, 2 unchanged, 1 failed files" in text
+    assert "`digests/day.txt`: suspect: this version would remove 6 claims (AV-GRPO#2, …)" in text
+    assert "paperbot ingest --force digests/day.txt" in text

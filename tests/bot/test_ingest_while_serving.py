@@ -39,6 +39,7 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
     env = {
         "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
         "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+        "PAPERBOT_SETTLE_SECONDS": "0",
         "PAPERBOT_ADMINS": ADMIN,
     }
     async with (

@@ -50,6 +50,7 @@ async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: P
         "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
         "PAPERBOT_DIGEST_CHANNEL": "CTEAM", "PAPERBOT_TIMEZONE": "Asia/Shanghai",
         "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+        "PAPERBOT_SETTLE_SECONDS": "0",
     }  # fmt: skip
     settings = load_settings(env, dotenv_path=tmp_path / "none")
     async with LocalSlack() as slack, db.open_engine(settings.database_url) as one, \

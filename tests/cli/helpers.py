@@ -23,7 +23,8 @@ def paperbot(
     result = subprocess.run(
         [PAPERBOT, *args],
         cwd=cwd,
-        env=clean | (env or {}),
+        # Files written by a test are whole at once: no wait for them to settle.
+        env=clean | {"PAPERBOT_SETTLE_SECONDS": "0"} | (env or {}),
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import URL
 
 from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
-from tests.digests import SEEDS, write
+from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
 def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Path) -> None:
@@ -32,6 +36,7 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
         "errors": [],
         "skipped": [],
         "warnings": [],
+        "suspect": [],
     }
     unchanged = {
         "documents": {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
@@ -39,6 +44,7 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
         "errors": [],
         "skipped": [],
         "warnings": [],
+        "suspect": [],
     }
     assert (second.returncode, json.loads(second.stdout)) == (0, unchanged)
     assert (forced.returncode, json.loads(forced.stdout)) == (0, unchanged)
@@ -218,3 +224,51 @@ def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
                                env=env, capture_output=True, text=True, check=False)  # fmt: skip
     assert exporting.stdout.count("\n") == 1
     assert exporting.stderr == ""
+
+
+def test_a_terminal_sees_the_ingest_progress_bar_and_stdout_stays_the_same(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    main, terminal = os.openpty()  # stderr on a terminal; stdout still a pipe
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    try:
+        result = subprocess.run(
+            [PAPERBOT, "ingest", "--json"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+            stderr=terminal, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        os.close(terminal)
+        shown = b""
+        with contextlib.suppress(OSError):  # the terminal's end reads EIO once drained
+            while chunk := os.read(main, 65536):
+                shown += chunk
+    finally:
+        os.close(main)
+    assert result.returncode == 0
+    assert "ingest: 100%" in shown.decode() and "3/3" in shown.decode()
+    assert "papers=36" in shown.decode()
+    assert json.loads(result.stdout)["papers"] == {"new": 36, "updated": 0}
+
+
+def test_no_progress_bar_when_stderr_is_no_terminal(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    result = paperbot("ingest", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_many_files_are_parsed_in_worker_processes_to_the_same_store(tmp_path: Path) -> None:
+    for day in range(1, 7):  # enough files for the parse processes (POOL_FROM_FILES)
+        entries = [Entry(f"2610.{day:02d}{n:03d}", f"Paper {day}.{n}") for n in range(3)]
+        write(
+            tmp_path / "digests" / f"day{day}.txt", huggingface_digest(f"2026-10-0{day}", entries)
+        )
+
+    first = paperbot("ingest", "digests", "--json", cwd=tmp_path)
+    again = paperbot("ingest", "digests", "--json", cwd=tmp_path)
+
+    assert (first.returncode, first.stderr) == (0, "")
+    assert json.loads(first.stdout)["papers"] == {"new": 18, "updated": 0}
+    assert json.loads(again.stdout)["documents"]["unchanged"] == 6
+    status = json.loads(paperbot("status", "--json", cwd=tmp_path).stdout)
+    assert (status["documents"], status["papers"]) == (6, 18)

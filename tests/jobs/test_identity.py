@@ -183,3 +183,23 @@ async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_list
     after = await papers_by_key(sessions)
     assert sorted(after) == ["arxiv:2610.00001", "arxiv:2610.00002"]
     assert sorted(after.values()) == sorted(before.values())  # the same rows, re-keyed
+
+
+async def test_a_listing_without_arxiv_lines_is_matched_by_title_when_the_abstract_changed(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    early = [Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall.")]
+    listing = huggingface_digest("2026-10-04", early)
+    without_ids = "\n".join(
+        line for line in listing.split("\n") if not line.startswith(("PDF URL", "Arxiv", "Cool"))
+    )
+    write(tmp_path / "early.txt", without_ids)
+    await ingest(sessions, [tmp_path / "early.txt"])
+    [before] = (await papers_by_key(sessions)).values()
+
+    revised = [Entry("2610.00001", "Alpha", abstract="We present Alpha, revised. Recall +4%.")]
+    write(tmp_path / "late.txt", huggingface_digest("2026-10-05", revised))
+    report = await ingest(sessions, [tmp_path / "late.txt"])
+
+    assert report.papers == {"new": 0, "updated": 1}
+    assert await papers_by_key(sessions) == {"arxiv:2610.00001": before}

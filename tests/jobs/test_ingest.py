@@ -69,6 +69,7 @@ async def test_seeds_give_36_papers_and_133_claims(
         "errors": [],
         "skipped": [],
         "warnings": [],
+        "suspect": [],
     }
     assert await count(sessions) == 36
     assert await count(sessions, Paper.arxiv_id.is_not(None)) == 20
@@ -127,7 +128,8 @@ async def test_a_changed_file_updates_its_papers_in_place(
         ).scalar_one()
 
     write(day, huggingface_digest("2026-10-04", [Entry("2610.00001", "Alpha, revised")]))
-    report = await ingest(sessions, [day])
+    assert (await ingest(sessions, [day])).suspect  # Beta would leave: refused until accepted
+    report = await ingest(sessions, [day], accept_losses=True)
 
     assert report.documents["changed"] == 1
     assert report.papers == {"new": 0, "updated": 1}

@@ -97,16 +97,21 @@ async def test_a_bad_digest_fails_with_one_line_and_loses_nothing(
     assert await counts(sessions) == (36, 133)
 
 
-async def test_an_emptied_file_is_skipped_and_keeps_its_papers(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [(b"", selection.EMPTY), (b"\x00\x01PK\x03\x04" * 100, selection.BINARY)],
+    ids=["empty", "binary"],
+)
+async def test_an_emptied_or_binary_file_is_skipped_and_keeps_its_papers(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, content: bytes, reason: str
 ) -> None:
     await ingest(sessions, [seeds])
-    (seeds / DEEP_READS).write_bytes(b"")
+    (seeds / DEEP_READS).write_bytes(content)
 
     report = await ingest(sessions, [seeds])
 
     assert report.errors == []
-    assert report.skipped == [{"path": str(seeds / DEEP_READS), "reason": selection.EMPTY}]
+    assert report.skipped == [{"path": str(seeds / DEEP_READS), "reason": reason}]
     assert await counts(sessions) == (36, 133)
 
 

@@ -1,0 +1,199 @@
+"""A damaged re-delivery loses nothing: a new version of a file that would remove papers
+or claims its previous version held is refused as suspect (the stored version stays) until
+it is accepted on purpose; a file still being written is left for the next run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from jobs.ingest import ingest
+from storage import db
+from storage.models import Claim, Document, Paper
+from storage.status import store_status
+from tests.digests import SEEDS
+
+AV_GRPO = "000_e3eab0f621521816.txt"  # deep reads: AV-GRPO first, its claim 5 on line 21
+SEED_TEXTS = {path.name: path.read_bytes() for path in sorted(SEEDS.glob("*.txt"))}
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return db.session_factory(engine)
+
+
+@pytest.fixture
+def seeds(tmp_path: Path) -> Path:
+    folder = tmp_path / "digests"
+    shutil.copytree(SEEDS, folder)
+    return folder
+
+
+Contents = tuple[set[int], set[tuple[int, str, int, str, str]]]
+
+
+async def contents(sessions: async_sessionmaker[AsyncSession]) -> Contents:
+    """Every paper id, and every claim as (paper id, source, number, text, quote)."""
+    async with sessions() as session:
+        papers = set((await session.execute(select(Paper.id))).scalars())
+        rows = await session.execute(
+            select(Claim.paper_id, Claim.source, Claim.number, Claim.text_zh, Claim.quote_en)
+        )
+        return papers, {(p, source, n, zh, en) for p, source, n, zh, en in rows}
+
+
+def first_lines(data: bytes, count: int) -> bytes:
+    return b"".join(data.splitlines(keepends=True)[:count])
+
+
+async def test_a_truncated_re_delivery_is_refused_as_suspect_and_keeps_every_claim(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    path = seeds / AV_GRPO
+    path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))
+
+    report = await ingest(sessions, [seeds])
+
+    assert await contents(sessions) == before  # 36 papers, 133 claims, as they were
+    assert report.documents == {"new": 0, "changed": 0, "unchanged": 2, "failed": 1}
+    [suspect] = report.suspect
+    assert suspect["path"] == str(path)
+    assert suspect["would_lose"].startswith("7 papers (Hunyuan-A13B, ")
+    assert (
+        "and 6 claims (AV-GRPO#2, AV-GRPO#3, AV-GRPO#4, AV-GRPO#5, AV-GRPO#6, … (1 more))"
+        in (suspect["would_lose"])
+    )
+    [error] = report.errors
+    assert error["path"] == str(path) and error["error"].startswith("suspect: this version ")
+    assert error["error"].endswith(f"To accept it: paperbot ingest --force {path}")
+    assert "\n" not in error["error"]
+    async with sessions() as session:
+        status = await store_status(session)
+    assert status.suspect == [
+        {"path": str(path.resolve()), "would_lose": "would remove " + suspect["would_lose"]}
+    ]
+    assert status.last_ingest is not None and status.last_ingest["status"] == "partial"
+
+    again = await ingest(sessions, [seeds])  # still damaged: refused again, not forgotten
+    assert again.suspect == report.suspect
+
+    path.write_bytes(SEED_TEXTS[AV_GRPO])  # the full file arrives: nothing to refuse
+    healed = await ingest(sessions, [seeds])
+    assert healed.errors == [] and healed.suspect == []
+    assert await contents(sessions) == before
+    async with sessions() as session:
+        assert (await store_status(session)).suspect == []
+
+
+async def test_force_accepts_the_shorter_version_on_purpose(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    path = seeds / AV_GRPO
+    path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))
+    assert (await ingest(sessions, [seeds])).suspect
+
+    # Re-parsing alone (`/reingest force`) does not accept a loss; accepting it does.
+    assert (await ingest(sessions, [seeds], force=True)).suspect
+    report = await ingest(sessions, [path], force=True, accept_losses=True)
+
+    assert report.errors == [] and report.suspect == []
+    assert report.documents["changed"] == 1
+    papers, claims = await contents(sessions)
+    assert len(papers) == 36  # a paper that left its file stays in the store
+    assert sum(1 for claim in claims if claim[1] == "review") == 127
+    async with sessions() as session:
+        document = (await session.execute(select(Document))).scalars().all()
+        assert {d.status for d in document} == {"ok"}
+        assert (await store_status(session)).suspect == []
+
+
+async def test_a_version_that_only_adds_is_no_suspect(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    path = seeds / AV_GRPO
+    path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))
+    await ingest(sessions, [seeds])
+    path.write_bytes(SEED_TEXTS[AV_GRPO])
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == [] and report.suspect == []
+    assert report.papers["new"] == 7
+
+
+def boundaries(data: bytes) -> list[int]:
+    """The line counts at which a file can be cut between two paragraphs."""
+    lines = data.splitlines()
+    return [n for n in range(1, len(lines)) if not lines[n].strip() and lines[n - 1].strip()]
+
+
+CUTS = [(name, cut) for name, data in SEED_TEXTS.items() for cut in boundaries(data)]
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.sampled_from(CUTS))
+async def test_any_paragraph_boundary_cut_is_refused_or_loses_nothing(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path, cut: tuple[str, int]
+) -> None:
+    name, lines = cut
+    if not (await contents(sessions))[0]:  # the first example seeds the store
+        await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    path = seeds / name
+    path.write_bytes(first_lines(SEED_TEXTS[name], lines))
+    try:
+        report = await ingest(sessions, [path])
+        papers, claims = await contents(sessions)
+        kept = {claim[:3] for claim in claims}
+        assert papers == before[0]
+        assert {claim[:3] for claim in before[1]} <= kept  # no claim removed
+        if report.suspect:
+            assert (papers, claims) == before  # refused: the stored version, untouched
+        else:
+            assert len(report.errors) <= 1  # a cut that no longer parses fails alone
+    finally:
+        path.write_bytes(SEED_TEXTS[name])
+        restored = await ingest(sessions, [path])
+        assert restored.errors == []
+    assert await contents(sessions) == before
+
+
+async def test_a_file_still_being_written_is_left_for_the_next_scan(
+    sessions: async_sessionmaker[AsyncSession], seeds: Path
+) -> None:
+    old = time.time() - 60
+    for name in SEED_TEXTS:  # delivered a minute ago
+        os.utime(seeds / name, (old, old))
+    await ingest(sessions, [seeds], settle_seconds=5)
+    before = await contents(sessions)
+    path = seeds / AV_GRPO
+    path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))  # caught mid-write: just modified
+
+    report = await ingest(sessions, [seeds], settle_seconds=5)
+
+    assert report.errors == [] and report.suspect == []
+    [skipped] = report.skipped
+    assert skipped["path"] == str(path)
+    assert skipped["reason"].startswith("still being written (modified ")
+    assert skipped["reason"].endswith(" s ago); left for the next scan")
+    assert report.documents == {"new": 0, "changed": 0, "unchanged": 2, "failed": 0}
+    assert await contents(sessions) == before
+
+    path.write_bytes(SEED_TEXTS[AV_GRPO])  # the writer finishes; a while later, the scan
+    os.utime(path, (old, old))
+    later = await ingest(sessions, [seeds], settle_seconds=5)
+    assert later.skipped == [] and later.errors == []
+    assert await contents(sessions) == before
