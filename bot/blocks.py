@@ -289,10 +289,13 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
         line = f"*{clip_escaped(ref.title or ref.name or ref.key, 200)}*"
         if ref.subtitle and not ref.title:
             line += f"\n{clip_escaped(ref.subtitle, 200)}"
-        if ref.digest_date:
-            line += f"\n_{ref.digest_date.isoformat()}_"
-        if ref.id in matches.via_claims:
-            line += "\n_named in its claims_"
+        facts = [ref.digest_date.isoformat()] if ref.digest_date else []
+        if ref.id in matches.via_claims:  # exact words, in its claims only
+            facts.append("named in its claims")
+        elif ref.matched_by:  # why it is here (hybrid search)
+            facts.append(esc(ref.matched_by))
+        if facts:
+            line += f"\n_{' · '.join(facts)}_"
         blocks.append({
             "type": "section",
             "text": mrkdwn(line),
@@ -329,6 +332,8 @@ def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
         body = f"> {bold_spans(hit.quote_en, hit.en_spans, en)}"
     if hit.address:
         where += f" · `{esc(hit.address)}`"
+    if hit.matched_by:  # why it is here (hybrid search): "exact words" or "similar meaning"
+        where += f" · _{esc(hit.matched_by)}_"
     return section(f"{where}\n{body}")
 
 
@@ -442,7 +447,9 @@ HELP = {
         '• `/claims AUROC` · `/claims 延迟` · `/claims 0.886` · `/claims "median AUROC"`\n'
         "• `/claims AUROC paper:RLCDAlignBench since:2026-09-01`\n"
         "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
-        "Every word must match; quote words to match them as a phrase. 10 results a page."
+        "Every word must match; quote words to match them as a phrase. With search by "
+        "meaning on, claims saying the same in other words or the other language follow, "
+        "marked _similar meaning_. 10 results a page."
     ),
     "/digest": (
         "*`/digest`* previews the next daily summary of newly ingested papers.\n"

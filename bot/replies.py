@@ -21,9 +21,9 @@ from bot.suggesting import better_searches
 from jobs import digest
 from jobs.ingest import IngestReport, RunningIngest
 from storage import db, subscriptions
+from storage.dense import DenseSearch
 from storage.digests import latest_post
 from storage.search import (
-    ClaimPage,
     PaperMatches,
     arxiv_id,
     claims_of,
@@ -46,29 +46,29 @@ def wants_help(text: str) -> bool:
 
 
 async def paper(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None
-) -> Message:
-    """`/paper`: a card, a page of a list, or none; when little is found and `suggester`
-    knows better words, "Did you mean …" (or, with no result and one correction, its
-    results)."""
+    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    dense: DenseSearch | None = None,
+) -> Message:  # fmt: skip
+    """`/paper`: a card, a page of a list, or none; fused with search by meaning when
+    `dense` is ready. When little is found (by words and by meaning) and `suggester` knows
+    better words, "Did you mean …" (or, with no result and one correction, its results)."""
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
         try:
-            matches = await lookup_paper(session, text, page=page)
+            matches = await lookup_paper(session, text, page=page, dense=dense)
             fixes: list[str] = []
-            tried: dict[str, PaperMatches] = {}
             if page == 1 and suggester is not None:
 
                 async def count(corrected: str) -> int:
-                    tried[corrected] = await lookup_paper(session, corrected)
-                    return tried[corrected].total
+                    return (await lookup_paper(session, corrected)).total
 
                 fixes = await better_searches(
                     suggester, sessions, text, matches.total, count, names_first=True
                 )
             if not matches.total and len(fixes) == 1:
-                found = await _paper_reply(session, fixes[0], tried[fixes[0]])
+                used = await lookup_paper(session, fixes[0], dense=dense)
+                found = await _paper_reply(session, fixes[0], used)
                 return blocks.corrected(found, fixes[0], text.strip())
             reply = await _paper_reply(session, text, matches)
         except BadQuery as refusal:
@@ -88,10 +88,11 @@ async def _paper_reply(session: AsyncSession, text: str, matches: PaperMatches) 
 
 
 async def claims(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None
-) -> Message:
-    """`/claims`: one claim by its address, or a page of hits; when little is found,
-    "Did you mean …" as for `/paper`."""
+    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    dense: DenseSearch | None = None,
+) -> Message:  # fmt: skip
+    """`/claims`: one claim by its address, or a page of hits (fused with search by
+    meaning when `dense` is ready); when little is found, "Did you mean …" as for `/paper`."""
     if wants_help(text):
         return blocks.help_for("/claims")
     async with sessions() as session:
@@ -99,24 +100,21 @@ async def claims(
             addressed = await find_claim(session, text) if page == 1 else None
             if addressed is not None:
                 return blocks.addressed_claim(addressed)
-            found = await search_claims(session, text, page=page)
+            found = await search_claims(session, text, page=page, dense=dense)
             fixes: list[str] = []
-            tried: dict[str, ClaimPage] = {}
             if page == 1 and suggester is not None:
 
                 async def count(corrected: str) -> int:
-                    tried[corrected] = await search_claims(session, corrected)
-                    return tried[corrected].total
+                    return (await search_claims(session, corrected)).total
 
                 fixes = await better_searches(
                     suggester, sessions, text, found.total, count, keep=filter_spans(text)
                 )
+            if not found.total and len(fixes) == 1:
+                used = await search_claims(session, fixes[0], dense=dense)
+                return blocks.corrected(blocks.claim_page(fixes[0], used), fixes[0], text.strip())
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
-    if not found.total and len(fixes) == 1:
-        return blocks.corrected(
-            blocks.claim_page(fixes[0], tried[fixes[0]]), fixes[0], text.strip()
-        )
     return blocks.with_suggestions(blocks.claim_page(text.strip(), found), "/claims", fixes)
 
 

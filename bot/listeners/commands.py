@@ -41,14 +41,18 @@ def register(app: AsyncApp, services: Services) -> None:
 
             work = replies.subscription_command(sessions, verb.lower(), rest, asker, announce)
         else:
-            search = replies.paper(sessions, text, suggester=services.suggester)
+            search = replies.paper(
+                sessions, text, suggester=services.suggester, dense=services.dense
+            )
             work = services.searches.run(command["user_id"], search)
         await answer(services, ack, respond, work)
 
     @app.command("/claims")
     @returns_on_ack
     async def claims(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
-        search = replies.claims(sessions, command.get("text", ""), suggester=services.suggester)
+        search = replies.claims(
+            sessions, command.get("text", ""), suggester=services.suggester, dense=services.dense
+        )
         await answer(services, ack, respond, services.searches.run(command["user_id"], search))
 
     @app.command("/digest")
@@ -102,4 +106,5 @@ def register(app: AsyncApp, services: Services) -> None:
                        max_file_mb=services.settings.max_file_mb),
                 "reingest",
             )  # fmt: skip
+        services.embed_in_background()
         await respond(**replies.ingest_done(report).as_payload())

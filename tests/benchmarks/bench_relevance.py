@@ -229,7 +229,8 @@ def normalise(question: Question, items: Iterable[str], papers: dict[str, str]) 
 
 async def ask_all(store: Store, questions: Sequence[Question]) -> None:
     papers = await paper_keys(store.url)
-    env = {"PAPERBOT_DATABASE_URL": store.url, "PAPERBOT_INGEST_SCHEDULE": ""}
+    env = {"PAPERBOT_DATABASE_URL": store.url, "PAPERBOT_INGEST_SCHEDULE": "",
+           "PAPERBOT_INDEX_DIR": "none"}  # fmt: skip
     settings = load_settings(env, dotenv_path=Path("/nonexistent"))
     began = time.perf_counter()
     async with offline_bot(settings) as bot:

@@ -35,6 +35,8 @@ def bot_settings(url: URL, slack: LocalSlack, tmp_path: Path, **extra: str) -> S
         "SLACK_API_URL": slack.api_url,
         "PAPERBOT_ADMINS": ADMIN,
         "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+        "PAPERBOT_EMBEDDER": "hash",  # the stand-in: tests never run the real model unasked
+        "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
     } | extra
     return load_settings(env, dotenv_path=tmp_path / "no.env")
 

@@ -28,6 +28,7 @@ TABLES = {
     "digest_posts",
     "digest_post_papers",
     "subscriptions",
+    "item_vectors",
 }
 
 
