@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import time
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy.engine import URL
 
 from bot.text_view import as_text
-from tests.bot.conftest import ADMIN, Bot, StartBot
+from tests.bot.conftest import ADMIN, Bot, StartBot, until_by_meaning
 from tests.digests import SEEDS
-
-
-async def until_by_meaning(bot: Bot, line: str, within: float = 30) -> dict[str, Any]:
-    """The reply to `line` once it holds a hit by meaning: the index is built (and new
-    items embedded) in the background while lexical search already answers."""
-    deadline = time.monotonic() + within
-    while True:
-        status, reply = await bot.command(line)
-        assert status == 200
-        if "similar meaning" in as_text(reply) or time.monotonic() > deadline:
-            return reply
-        await asyncio.sleep(0.2)
 
 
 async def test_claims_found_by_meaning_say_so(bot: Bot) -> None:

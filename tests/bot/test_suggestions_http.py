@@ -12,7 +12,7 @@ from sqlalchemy.engine import URL
 from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
-from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy
+from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy, until_by_meaning
 from tests.bot.limits import limit_violations
 from tests.cli.helpers import paperbot
 from tests.digests import Entry, huggingface_digest, write
@@ -27,6 +27,7 @@ async def test_a_mistyped_name_with_one_correction_shows_its_card(bot: Bot) -> N
 
 
 async def test_a_mistyped_claim_word_with_one_correction_shows_its_claims(bot: Bot) -> None:
+    await until_by_meaning(bot, "/claims AUROC zebra")  # the index is ready
     _, reply = await bot.command("/claims latncy")
     text = as_text(reply)
     assert text.startswith("Showing results for *latency* — no match for “latncy”.")
@@ -37,6 +38,7 @@ async def test_a_mistyped_claim_word_with_one_correction_shows_its_claims(bot: B
 
 
 async def test_did_you_mean_offers_each_correction_and_its_button_runs_it(bot: Bot) -> None:
+    await until_by_meaning(bot, "/claims AUROC zebra")  # the index is ready
     _, reply = await bot.command("/claims modle")
     text = as_text(reply)
     assert text.startswith("No claims match “modle”.")
