@@ -84,28 +84,52 @@ def _current(embedder: Embedder) -> list[ColumnElement[bool]]:
     return [ItemVector.model == embedder.name, ItemVector.model_version == stored_version(embedder)]
 
 
-def _missing_claims(embedder: Embedder) -> Select[*tuple[Any, ...]]:
-    vector = and_(ItemVector.kind == VECTOR_OF_CLAIM, ItemVector.item_id == Claim.id)
+# A batch looks for what waits among the next PENDING_WINDOW ids only, both sides of the
+# join bounded: PostgreSQL's generic plan expects almost every row to have its vector and
+# sorted every remaining claim for each batch (430 ms a batch at 10,000 papers).
+PENDING_WINDOW = 1_000
+
+
+def _ids_between(column: Any, after: int, upto: int | None) -> list[ColumnElement[bool]]:
+    return [column > after] + ([column <= upto] if upto is not None else [])
+
+
+def _missing_claims(
+    embedder: Embedder, after: int = 0, upto: int | None = None
+) -> Select[*tuple[Any, ...]]:
+    vector = and_(
+        ItemVector.kind == VECTOR_OF_CLAIM, ItemVector.item_id == Claim.id,
+        *_ids_between(ItemVector.item_id, after, upto),
+    )  # fmt: skip
     return (
         select(Claim.id, Claim.paper_id, Claim.text_zh, Claim.quote_en)
         .outerjoin(ItemVector, vector)
-        .where(or_(ItemVector.item_id.is_(None), ~and_(*_current(embedder))))
+        .where(
+            *_ids_between(Claim.id, after, upto),
+            or_(ItemVector.item_id.is_(None), ~and_(*_current(embedder))),
+        )
     )
 
 
-def _missing_papers(embedder: Embedder) -> Select[*tuple[Any, ...]]:
-    vector = and_(ItemVector.kind == VECTOR_OF_PAPER, ItemVector.item_id == Paper.id)
+def _missing_papers(
+    embedder: Embedder, after: int = 0, upto: int | None = None
+) -> Select[*tuple[Any, ...]]:
+    vector = and_(
+        ItemVector.kind == VECTOR_OF_PAPER, ItemVector.item_id == Paper.id,
+        *_ids_between(ItemVector.item_id, after, upto),
+    )  # fmt: skip
     return (
         select(
             Paper.id, Paper.title, Paper.name, Paper.subtitle, Paper.abstract_en, Paper.positioning
         )
         .outerjoin(ItemVector, vector)
         .where(
+            *_ids_between(Paper.id, after, upto),
             or_(
                 ItemVector.item_id.is_(None),
                 ~and_(*_current(embedder)),
                 Paper.updated_at > ItemVector.embedded_at,
-            )
+            ),
         )
     )
 
@@ -124,13 +148,21 @@ async def pending(
     session: AsyncSession, embedder: Embedder, kind: str, after: int, limit: int
 ) -> list[Pending]:
     """The next items of `kind` without a current vector, in id order after `after`."""
-    if kind == VECTOR_OF_CLAIM:
-        claims = _missing_claims(embedder).where(Claim.id > after).order_by(Claim.id)
-        rows = await session.execute(claims.limit(limit))
-        return [Pending(kind, i, p, claim_text(zh, en)) for i, p, zh, en in rows]
-    papers = _missing_papers(embedder).where(Paper.id > after).order_by(Paper.id)
-    rows = await session.execute(papers.limit(limit))
-    return [Pending(kind, row[0], row[0], paper_text(*row[1:])) for row in rows]
+    table = Claim if kind == VECTOR_OF_CLAIM else Paper
+    while True:
+        ends = select(table.id).where(table.id > after).order_by(table.id)
+        upto = (await session.execute(ends.offset(PENDING_WINDOW - 1).limit(1))).scalar()
+        if kind == VECTOR_OF_CLAIM:
+            claims = _missing_claims(embedder, after, upto).order_by(Claim.id).limit(limit)
+            found = [Pending(kind, i, p, claim_text(zh, en))
+                     for i, p, zh, en in await session.execute(claims)]  # fmt: skip
+        else:
+            papers = _missing_papers(embedder, after, upto).order_by(Paper.id).limit(limit)
+            found = [Pending(kind, row[0], row[0], paper_text(*row[1:]))
+                     for row in await session.execute(papers)]  # fmt: skip
+        if found or upto is None:
+            return found
+        after = upto  # this window has every vector: the next one
 
 
 async def save(

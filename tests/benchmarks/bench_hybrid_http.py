@@ -1,7 +1,7 @@
 """Benchmark: `/paper` and `/claims` over signed HTTP through `paperbot serve`, hybrid on.
 
     python -m tests.benchmarks.bench_hybrid_http [--papers 10000] [--stores sqlite postgresql]
-        [--embedder SPEC] [--workdir DIR] [--write]
+        [--embedder SPEC] [--postgres-url URL] [--workdir DIR] [--write]
 
 For each store it ingests the synthetic corpus (tests/benchmarks/corpus.py) with
 `paperbot ingest`, which embeds it (`--embedder`, by default the scale stand-in: real
@@ -175,7 +175,11 @@ async def main_async(args: argparse.Namespace) -> list[Run]:
         runs.append(Run("SQLite", args.papers))
         await bench_store(runs[-1], f"sqlite+aiosqlite:///{database}", corpus, args.workdir,
                           args.embedder, ingested=database.exists())  # fmt: skip
-    if "postgresql" in args.stores:
+    if args.postgres_url:  # a PostgreSQL store ingested and embedded before
+        runs.append(Run("PostgreSQL", args.papers))
+        await bench_store(runs[-1], args.postgres_url, corpus, args.workdir, args.embedder,
+                          ingested=True)  # fmt: skip
+    elif "postgresql" in args.stores:
         server = PostgresServer()
         try:
             url = server.start()
@@ -191,6 +195,7 @@ def main() -> int:
     parser.add_argument("--papers", type=int, default=10_000)
     parser.add_argument("--stores", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--embedder", default=SCALE_EMBEDDER)
+    parser.add_argument("--postgres-url", help="an ingested PostgreSQL store to use instead")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/paperbot-bench"))
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS.name}")
     args = parser.parse_args()
