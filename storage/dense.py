@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 LOAD_BATCH = 20_000  # vectors read from the table at once while building (about 15 MB)
 READ_BY_ID = 2_000  # vectors read at once while catching up
 CATCH_UP_MARGIN = timedelta(minutes=1)  # a batch is committed seconds after its stamp
+QUERY_CACHE = 512  # query vectors kept (1.5 KB each for the e5 model)
 SAVE_AFTER = 10_000  # vectors added since the last save that make a refresh save again
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]+")
 
@@ -59,6 +61,7 @@ class DenseSearch:
         self.papers = VectorIndex(self.embedder.dim)
         self._refreshing = asyncio.Lock()
         self._unsaved = 0  # vectors added since the indexes were last saved
+        self._queries: OrderedDict[str, NDArray[np.float32]] = OrderedDict()  # text -> vector
 
     @property
     def description(self) -> str:
@@ -73,9 +76,18 @@ class DenseSearch:
             await asyncio.to_thread(index.search, vector, 100)
 
     async def embed_query(self, words: str) -> NDArray[np.float32]:
-        """The query's vector, computed in a worker thread (CPU work over user text)."""
-        matrix = await asyncio.to_thread(self.embedder.embed_queries, [query_text(words)])
-        vector: NDArray[np.float32] = matrix[0]
+        """The query's vector, computed in a worker thread (CPU work over user text); the
+        newest QUERY_CACHE are kept, so that Next page and a repeated search do not pay
+        for the model again."""
+        text = query_text(words)
+        vector = self._queries.get(text)
+        if vector is None:
+            matrix = await asyncio.to_thread(self.embedder.embed_queries, [text])
+            vector = matrix[0]
+            self._queries[text] = vector
+            if len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        self._queries.move_to_end(text)
         return vector
 
     async def restore(self) -> bool:

@@ -3,7 +3,7 @@ hold its vectors): fusion, the similarity floor, filters, why each hit matched, 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import date
 
 import pytest
@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import db
 from storage.dense import DenseSearch, query_text
-from storage.embedders import HashEmbedder
+from storage.embedders import HashEmbedder, Vectors
 from storage.hybrid import EXACT_WORDS, SIMILAR_MEANING, fuse
 from storage.search import lookup_paper, search_claims
 from storage.search_text import BadQuery
@@ -147,3 +147,29 @@ async def test_a_name_the_words_match_once_opens_its_card_whatever_is_near_it(
 ) -> None:
     found = await lookup_paper(seeded, "WanPE-397B", dense=dense)
     assert found.one is not None and found.one.name == "WanPE"
+
+
+class CountingEmbedder(HashEmbedder):
+    """The stand-in, counting the queries it is asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries = 0
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        self.queries += len(texts)
+        return super().embed_queries(texts)
+
+
+async def test_next_page_and_a_repeated_search_do_not_embed_the_query_again(
+    seeded_url: URL,
+) -> None:
+    model = CountingEmbedder()
+    search = DenseSearch(model)
+    async with db.open_engine(seeded_url) as engine, db.session_factory(engine)() as session:
+        await search.load(db.session_factory(engine))
+        first = await search_claims(session, "model", dense=search)
+        second = await search_claims(session, "model", page=2, dense=search)
+        again = await search_claims(session, "  model ", dense=search)
+    assert model.queries == 1
+    assert first.hits and second.hits and again.hits == first.hits
