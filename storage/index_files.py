@@ -5,10 +5,12 @@ Building the HNSW index of 1.3 million claims took most of an hour on 2 busy cor
 of the `item_vectors` table, never the truth: they are named after the store, the model
 and its version, and a missing, unreadable or foreign file only means a rebuild.
 
-A save writes a new generation (`<key>-<n>.claims.usearch`, `...papers.usearch`), then
-replaces `<key>.json`, which names the generation and the time up to which it holds the
-table's vectors (its watermark), in one rename; older generations are removed after.
-So a process reading while another saves sees one whole generation or the one before.
+A save writes a new generation (`<key>-<n>-<pid>.claims.usearch`, `...papers.usearch`),
+then replaces `<key>.json`, which names the generation and the time up to which it holds
+the table's vectors (its watermark), in one rename; older generations are removed after.
+So a process reading while another saves sees one whole generation or the one before; two
+processes saving at once never write the same file (at worst one removes the other's
+files, and the next start rebuilds).
 """
 
 from __future__ import annotations
@@ -49,19 +51,19 @@ class IndexFiles:
     def manifest(self) -> Path:
         return self.directory / f"{self.key}.json"
 
-    def _path(self, generation: int, kind: str) -> Path:
-        return self.directory / f"{self.key}-{generation}.{kind}s.usearch"
+    def _path(self, stem: str, kind: str) -> Path:
+        return self.directory / f"{stem}.{kind}s.usearch"
 
     def load(self, dim: int) -> Saved | None:
         """The last saved indexes, or None when there are none usable. Blocking IO: run
         it in a worker thread."""
         try:
             manifest = json.loads(self.manifest.read_text(encoding="utf-8"))
-            generation = int(manifest["generation"])
+            stem = str(manifest["stem"])
             watermark = datetime.fromisoformat(manifest["watermark"])
             indexes = {}
             for kind in KINDS:
-                index = Index.restore(str(self._path(generation, kind)))
+                index = Index.restore(str(self._path(stem, kind)))
                 if index is None or index.ndim != dim:
                     return None
                 indexes[kind] = index
@@ -77,14 +79,15 @@ class IndexFiles:
         worker thread, while nothing adds to the indexes."""
         self.directory.mkdir(parents=True, exist_ok=True)
         generation = self._generation() + 1
+        stem = f"{self.key}-{generation}-{os.getpid()}"  # two processes never share a file
         for kind in KINDS:
-            indexes[kind].save(str(self._path(generation, kind)))
-        manifest = {"generation": generation, "watermark": watermark.isoformat()}
+            indexes[kind].save(str(self._path(stem, kind)))
+        manifest = {"generation": generation, "stem": stem, "watermark": watermark.isoformat()}
         temporary = self.manifest.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(json.dumps(manifest), encoding="utf-8")
         os.replace(temporary, self.manifest)
         for old in self.directory.glob(f"{self.key}-*.usearch"):
-            if not old.name.startswith(f"{self.key}-{generation}."):
+            if not old.name.startswith(f"{stem}."):
                 with contextlib.suppress(OSError):
                     old.unlink()
 
