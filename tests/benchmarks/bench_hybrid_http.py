@@ -31,11 +31,11 @@ from bot.local_slack import LocalSlack
 from tests.benchmarks.bench_search import percentile
 from tests.benchmarks.bench_worst import Responses, Store, command, ingest, serve
 from tests.benchmarks.corpus import benchmark_queries, ensure_corpus
-from tests.benchmarks.results import RESULTS, show
+from tests.benchmarks.results import RESULTS, write_section
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
-START, END = "<!-- hybrid-http -->", "<!-- /hybrid-http -->"
+SECTION = "hybrid-http"  # RESULTS.md keeps it between <!-- hybrid-http --> markers
 SCALE_EMBEDDER = "tests.benchmarks.scale_embedder:make"
 TARGET_MS = {10_000: 50.0, 100_000: 100.0}
 
@@ -115,7 +115,6 @@ async def bench_store(
 
 def table(runs: list[Run], embedder: str) -> str:
     lines = [
-        START,
         "### Hybrid search over signed HTTP (item 6 of issue 13)",
         "",
         "Reproduce: `python -m tests.benchmarks.bench_hybrid_http --papers N --write`. "
@@ -163,7 +162,6 @@ def table(runs: list[Run], embedder: str) -> str:
             f"{run.ready_s:.1f} s | {run.first_ms:.0f} ms | {run.index_mb:.0f} MB | "
             f"{run.rss_mb:.0f} MB |"
         )
-    lines.append(END)
     return "\n".join(lines)
 
 
@@ -200,7 +198,11 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS.name}")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
-    return show(table(asyncio.run(main_async(args)), args.embedder), START, END, write=args.write)
+    body = table(asyncio.run(main_async(args)), args.embedder)
+    print(body)
+    if args.write:
+        write_section(SECTION, body)
+    return 0
 
 
 if __name__ == "__main__":
