@@ -31,8 +31,10 @@ from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
 from jobs import summary
 from jobs.check import check
+from jobs.embedding import EmbedReport, embed_pending
 from jobs.ingest import ingest
 from storage import db, saved, transfer
+from storage.embedders import EmbedderChoice, EmbedderUnavailable, load_embedder
 from storage.status import store_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -50,16 +52,28 @@ class Failed(Exception):
     (exit status 1)."""
 
 
+def embedder_of(settings: Settings) -> EmbedderChoice:
+    try:
+        return load_embedder(settings.embedder)
+    except EmbedderUnavailable as error:
+        raise UsageError(str(error)) from None
+
+
 async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.paths] or [settings.digest_dir]
     if args.check:
         return await _check(paths, settings, as_json=args.json)
+    choice = None if args.no_embed else await asyncio.to_thread(embedder_of, settings)
+    embedded: EmbedReport | None = None
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
-        report = await ingest(
-            db.session_factory(engine), paths, force=args.force,
-            max_file_mb=settings.max_file_mb,
-        )  # fmt: skip
+        sessions = db.session_factory(engine)
+        report = await ingest(sessions, paths, force=args.force, max_file_mb=settings.max_file_mb)
+        if choice is not None and choice.embedder is not None:
+            bar = ProgressBar("embedding") if sys.stderr.isatty() else None
+            embedded = await embed_pending(sessions, choice.embedder, progress=bar)
+            if bar:
+                bar.done()
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:
@@ -68,6 +82,11 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
               f"papers: {papers['new']} new, {papers['updated']} updated")  # fmt: skip
         for skipped in report.skipped:  # not digests: worth a line, not a failure
             print(f"skipped {skipped['path']}: {skipped['reason']}")
+        if embedded is not None and choice is not None:
+            print(f"vectors: {embedded.embedded} embedded, {embedded.waiting} waiting "
+                  f"({choice.description})")  # fmt: skip
+        elif choice is not None:
+            print(f"vectors: {choice.description}")
     for error in report.errors:
         print(f"paperbot: {error['path']}: {error['error']}", file=sys.stderr)
     for warning in report.warnings:  # the file loaded; this part of it did not
@@ -93,6 +112,7 @@ async def _check(paths: list[Path], settings: Settings, *, as_json: bool) -> int
 
 
 async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    choice = await asyncio.to_thread(embedder_of, settings)
     missing = db.missing_file(settings.database_url)
     if missing is not None:  # reading the status creates nothing
         raise UsageError(f"no database at {missing}: `paperbot ingest` creates and fills it")
@@ -100,7 +120,7 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
         if not await db.schema_is_current(engine):
             raise UsageError("the database schema is not current: run `paperbot db upgrade`")
         async with db.session_factory(engine)() as session:
-            status = await store_status(session)
+            status = await store_status(session, choice.embedder, choice.description)
     if args.json:
         print(json.dumps(status.__dict__, ensure_ascii=False))
         return EXIT_OK
@@ -109,6 +129,9 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     print(f"documents  {status.documents}")
     print(f"papers     {status.papers}")
     print(f"claims     {status.claims}")
+    print(f"embedder   {status.embedder}")
+    if status.vectors_waiting is not None:
+        print(f"vectors    {status.vectors_waiting} items wait to be embedded")
     run = status.last_ingest
     if run is None:
         print("last ingest  never")
@@ -224,6 +247,8 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         if not error.in_use:  # an address that is not this host's: configuration
             raise UsageError(str(error)) from None
         raise Failed(f"{error}: stop what uses it, or choose another with --port") from None
+    except EmbedderUnavailable as error:  # PAPERBOT_EMBEDDER names what cannot load
+        raise UsageError(str(error)) from None
     return EXIT_OK
 
 
@@ -356,6 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true",
         help="parse and report problems with their lines; write nothing (exit 1 on problems)",
     )  # fmt: skip
+    p.add_argument("--no-embed", action="store_true",
+                   help="do not embed new claims and papers for search by meaning")  # fmt: skip
 
     p = command("status", cmd_status, "counts and the last ingest run")
     p.add_argument("--json", action="store_true", help="print as JSON")
@@ -398,6 +425,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="the bot's public https address (HTTP mode); without it: Socket Mode",
     )  # fmt: skip
     return parser
+
+
+class ProgressBar:
+    """One line on a terminal's stderr, redrawn in place: `embedding [####    ] 40/100`."""
+
+    WIDTH = 30
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // total if total else self.WIDTH
+        bar = "#" * filled + " " * (self.WIDTH - filled)
+        print(f"\r{self.label} [{bar}] {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        print(file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError
 
 from bot.logs import FORMATS, LEVELS
 from jobs.ingest import DEFAULT_MAX_FILE_MB
+from storage.embedders import EMBEDDER_SPEC
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
@@ -77,6 +78,11 @@ class Settings:
     log_format: str  # "text" or "json"
     log_level: str
     max_file_mb: float  # digest files larger than this fail without being read
+    # Which model embeds text for search by meaning: auto | e5 | none | hash |
+    # package.module:factory (storage/embedders.py).
+    embedder: str = "auto"
+    # Where the indexes of search by meaning are saved between starts (None: not saved).
+    index_dir: Path | None = None
 
     @property
     def secrets(self) -> list[str]:
@@ -159,6 +165,8 @@ def load_settings(
                           LEVELS),
         max_file_mb=_megabytes("PAPERBOT_MAX_FILE_MB",
                                get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)),
+        embedder=_embedder(get("PAPERBOT_EMBEDDER", "auto") or "auto"),
+        index_dir=_index_dir(get("PAPERBOT_INDEX_DIR"), get("XDG_CACHE_HOME")),
     )  # fmt: skip
 
 
@@ -285,6 +293,23 @@ def _megabytes(variable: str, raw: str) -> float:
     if not 0 < value < math.inf:
         raise ConfigError(f"{variable} is not a positive number of megabytes: {raw!r}")
     return value
+
+
+def _embedder(raw: str) -> str:
+    if not EMBEDDER_SPEC.fullmatch(raw):
+        raise ConfigError(
+            f"PAPERBOT_EMBEDDER must be auto, e5, none, hash or package.module:factory: {raw!r}"
+        )
+    return raw
+
+
+def _index_dir(raw: str | None, cache_home: str | None) -> Path | None:
+    """PAPERBOT_INDEX_DIR, `none` to keep nothing; by default the user's cache directory."""
+    if raw and raw.strip().lower() == "none":
+        return None
+    if raw and raw.strip():
+        return Path(raw.strip()).expanduser()
+    return Path(cache_home or Path.home() / ".cache") / "paperbot"
 
 
 def _port(raw: str) -> int:

@@ -8,7 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import ledger
+from storage import ledger, vectors
+from storage.embedders import Embedder
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, IngestRun, LedgerPost, Paper
 
 MAX_WARNED_FILES = 100  # status lists the warnings of this many files at most
@@ -24,6 +25,8 @@ class StoreStatus:
     last_digest: dict[str, Any] | None  # the newest summary post: posted, failed or in flight
     # Files loaded all but a part: {"path", "warning"} for each part left out.
     warnings: list[dict[str, str]] = field(default_factory=list)
+    embedder: str = "none"  # the model search by meaning uses, or why there is none
+    vectors_waiting: int | None = None  # claims and papers without a vector of that model
 
 
 def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
@@ -46,7 +49,9 @@ def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
     }
 
 
-async def store_status(session: AsyncSession) -> StoreStatus:
+async def store_status(
+    session: AsyncSession, embedder: Embedder | None = None, embedder_description: str = "none"
+) -> StoreStatus:
     async def count(model: type[Any], *where: Any) -> int:
         query = select(func.count()).select_from(model).where(*where)
         return (await session.execute(query)).scalar_one()
@@ -86,4 +91,6 @@ async def store_status(session: AsyncSession) -> StoreStatus:
             "posted_at": post.posted_at.isoformat() if post.posted_at else None,
         },
         warnings=warnings,
+        embedder=embedder_description,
+        vectors_waiting=None if embedder is None else await vectors.waiting(session, embedder),
     )  # fmt: skip
