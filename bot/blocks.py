@@ -313,10 +313,13 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
         line = f"*{clip_escaped(ref.label, 200)}*"
         if ref.subtitle and not ref.title:
             line += f"\n{clip_escaped(ref.subtitle, 200)}"
-        if ref.digest_date:
-            line += f"\n_{ref.digest_date.isoformat()}_"
-        if ref.id in matches.via_claims:
-            line += "\n_named in its claims_"
+        facts = [ref.digest_date.isoformat()] if ref.digest_date else []
+        if ref.id in matches.via_claims:  # exact words, in its claims only
+            facts.append("named in its claims")
+        elif ref.matched_by:  # why it is here (hybrid search)
+            facts.append(esc(ref.matched_by))
+        if facts:
+            line += f"\n_{' · '.join(facts)}_"
         blocks.append({
             "type": "section",
             "text": mrkdwn(line),
@@ -353,6 +356,8 @@ def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
         body = f"> {bold_spans(hit.quote_en, hit.en_spans, en)}"
     if hit.address:
         where += f" · `{esc(hit.address)}`"
+    if hit.matched_by:  # why it is here (hybrid search): "exact words" or "similar meaning"
+        where += f" · _{esc(hit.matched_by)}_"
     block = section(f"{where}\n{body}")
     # A menu, as a section holds one accessory: other papers' claims reporting the same
     # benchmarks, baselines or models, and saving the claim's paper.

@@ -32,8 +32,10 @@ from bot.shell import Sent, UnknownCommand, offline_bot
 from bot.text_view import as_text
 from jobs import summary
 from jobs.check import check
+from jobs.embedding import EmbedReport, embed_pending
 from jobs.ingest import ingest
 from storage import db, saved, transfer
+from storage.embedders import EmbedderChoice, EmbedderUnavailable, load_embedder
 from storage.status import store_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -54,7 +56,7 @@ class Failed(Exception):
     (exit status 1)."""
 
 
-class ProgressBar:
+class IngestBar:
     """The ingest's progress as a bar on stderr (files, papers so far, rate), drawn only
     when stderr is a terminal: stdout, and `--json`, stay exactly as they were."""
 
@@ -79,22 +81,54 @@ class ProgressBar:
             self._bar.close()
 
 
+class EmbeddingBar:
+    """Embedding's progress as a bar on stderr (items embedded of those waiting), drawn
+    only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self._bar = tqdm(desc="embedding", unit="item", file=sys.stderr,
+                         disable=not sys.stderr.isatty(), mininterval=0.5)  # fmt: skip
+
+    def __call__(self, done: int, total: int) -> None:
+        self._bar.total = total
+        self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+def embedder_of(settings: Settings) -> EmbedderChoice:
+    try:
+        return load_embedder(settings.embedder)
+    except EmbedderUnavailable as error:
+        raise UsageError(str(error)) from None
+
+
 async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.paths] or [settings.digest_dir]
     if args.check:
         return await _check(paths, settings, as_json=args.json)
-    bar = ProgressBar()
+    choice = None if args.no_embed else await asyncio.to_thread(embedder_of, settings)
+    embedded: EmbedReport | None = None
+    bar = IngestBar()
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
+        sessions = db.session_factory(engine)
         try:
             report = await ingest(
-                db.session_factory(engine), paths, force=args.force,
+                sessions, paths, force=args.force,
                 max_file_mb=settings.max_file_mb, accept_losses=args.force,
                 settle_seconds=settings.settle_seconds, progress=bar,
                 parse_workers=PARSE_WORKERS,
             )  # fmt: skip
         finally:
             bar.close()
+        if choice is not None and choice.embedder is not None:
+            embedding = EmbeddingBar()
+            try:
+                embedded = await embed_pending(sessions, choice.embedder, progress=embedding)
+            finally:
+                embedding.close()
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:
@@ -103,6 +137,11 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
               f"papers: {papers['new']} new, {papers['updated']} updated")  # fmt: skip
         for skipped in report.skipped:  # not digests: worth a line, not a failure
             print(f"skipped {skipped['path']}: {skipped['reason']}")
+        if embedded is not None and choice is not None:
+            print(f"vectors: {embedded.embedded} embedded, {embedded.waiting} waiting "
+                  f"({choice.description})")  # fmt: skip
+        elif choice is not None:
+            print(f"vectors: {choice.description}")
     for error in report.errors:
         print(f"paperbot: {error['path']}: {error['error']}", file=sys.stderr)
     for warning in report.warnings:  # the file loaded; this part of it did not
@@ -128,6 +167,7 @@ async def _check(paths: list[Path], settings: Settings, *, as_json: bool) -> int
 
 
 async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    choice = await asyncio.to_thread(embedder_of, settings)
     missing = db.missing_file(settings.database_url)
     if missing is not None:  # reading the status creates nothing
         raise UsageError(f"no database at {missing}: `paperbot ingest` creates and fills it")
@@ -135,7 +175,7 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
         if not await db.schema_is_current(engine):
             raise UsageError("the database schema is not current: run `paperbot db upgrade`")
         async with db.session_factory(engine)() as session:
-            status = await store_status(session)
+            status = await store_status(session, choice.embedder, choice.description)
     if args.json:
         print(json.dumps(status.__dict__, ensure_ascii=False))
         return EXIT_OK
@@ -144,6 +184,9 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     print(f"documents  {status.documents}")
     print(f"papers     {status.papers}")
     print(f"claims     {status.claims}")
+    print(f"embedder   {status.embedder}")
+    if status.vectors_waiting is not None:
+        print(f"vectors    {status.vectors_waiting} items wait to be embedded")
     run = status.last_ingest
     if run is None:
         print("last ingest  never")
@@ -264,6 +307,8 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         if not error.in_use:  # an address that is not this host's: configuration
             raise UsageError(str(error)) from None
         raise Failed(f"{error}: stop what uses it, or choose another with --port") from None
+    except EmbedderUnavailable as error:  # PAPERBOT_EMBEDDER names what cannot load
+        raise UsageError(str(error)) from None
     return EXIT_OK
 
 
@@ -400,6 +445,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true",
         help="parse and report problems with their lines; write nothing (exit 1 on problems)",
     )  # fmt: skip
+    p.add_argument("--no-embed", action="store_true",
+                   help="do not embed new claims and papers for search by meaning")  # fmt: skip
 
     p = command("status", cmd_status, "counts and the last ingest run")
     p.add_argument("--json", action="store_true", help="print as JSON")

@@ -64,7 +64,9 @@ COMMANDS = (
         "• `/claims compare AIME24`: per paper, the claims reporting a benchmark or model\n"
         "• `/claims related GAPO#1`: other papers' claims on the same benchmarks (a hit's "
         "*Related* button)\n"
-        "Every word must match; quote words to match them as a phrase. 10 results a page.",
+        "Every word must match; quote words to match them as a phrase. With search by "
+        "meaning on, claims saying the same in other words or the other language follow, "
+        "marked _similar meaning_. 10 results a page.",
     ),
     SlashCommand(
         "/digest",

@@ -26,10 +26,10 @@ from jobs import summary
 from storage import db, paper_keys, saved, subscriptions
 from storage.authors import author_spans
 from storage.compare import compare, related_claims
+from storage.dense import DenseSearch
 from storage.ledger import latest_post
 from storage.review import full_review
 from storage.search import (
-    ClaimPage,
     PaperMatches,
     claims_of,
     filter_spans,
@@ -51,23 +51,22 @@ def wants_help(text: str) -> bool:
 
 
 async def paper(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None
-) -> Message:
-    """`/paper`: a card, a page of a list, or none; when little is found and `suggester`
-    knows better words, "Did you mean …" (or, with no result and one correction, its
-    results)."""
+    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    dense: DenseSearch | None = None,
+) -> Message:  # fmt: skip
+    """`/paper`: a card, a page of a list, or none; fused with search by meaning when
+    `dense` is ready. When little is found (by words and by meaning) and `suggester` knows
+    better words, "Did you mean …" (or, with no result and one correction, its results)."""
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
         try:
-            matches = await lookup_paper(session, text, page=page)
+            matches = await lookup_paper(session, text, page=page, dense=dense)
             fixes: list[str] = []
-            tried: dict[str, PaperMatches] = {}
             if page == 1 and suggester is not None:
 
                 async def count(corrected: str) -> int:
-                    tried[corrected] = await lookup_paper(session, corrected)
-                    return tried[corrected].total
+                    return (await lookup_paper(session, corrected)).total
 
                 fixes = await better_searches(
                     suggester,
@@ -79,7 +78,8 @@ async def paper(
                     keep=author_spans(text),
                 )
             if not matches.total and len(fixes) == 1:
-                found = await _paper_reply(session, fixes[0], tried[fixes[0]])
+                used = await lookup_paper(session, fixes[0], dense=dense)
+                found = await _paper_reply(session, fixes[0], used)
                 return blocks.corrected(found, fixes[0], text.strip())
             reply = await _paper_reply(session, text, matches)
         except BadQuery as refusal:
@@ -99,10 +99,11 @@ async def _paper_reply(session: AsyncSession, text: str, matches: PaperMatches) 
 
 
 async def claims(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None
-) -> Message:
-    """`/claims`: one claim by its address, or a page of hits; when little is found,
-    "Did you mean …" as for `/paper`."""
+    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    dense: DenseSearch | None = None,
+) -> Message:  # fmt: skip
+    """`/claims`: one claim by its address, or a page of hits (fused with search by
+    meaning when `dense` is ready); when little is found, "Did you mean …" as for `/paper`."""
     if wants_help(text):
         return blocks.help_for("/claims")
     verb, _, rest = text.strip().partition(" ")
@@ -115,24 +116,21 @@ async def claims(
             addressed = await find_claim(session, text) if page == 1 else None
             if addressed is not None:
                 return blocks.addressed_claim(addressed)
-            found = await search_claims(session, text, page=page)
+            found = await search_claims(session, text, page=page, dense=dense)
             fixes: list[str] = []
-            tried: dict[str, ClaimPage] = {}
             if page == 1 and suggester is not None:
 
                 async def count(corrected: str) -> int:
-                    tried[corrected] = await search_claims(session, corrected)
-                    return tried[corrected].total
+                    return (await search_claims(session, corrected)).total
 
                 fixes = await better_searches(
                     suggester, sessions, text, found.total, count, keep=filter_spans(text)
                 )
+            if not found.total and len(fixes) == 1:
+                used = await search_claims(session, fixes[0], dense=dense)
+                return blocks.corrected(blocks.claim_page(fixes[0], used), fixes[0], text.strip())
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
-    if not found.total and len(fixes) == 1:
-        return blocks.corrected(
-            blocks.claim_page(fixes[0], tried[fixes[0]]), fixes[0], text.strip()
-        )
     return blocks.with_suggestions(blocks.claim_page(text.strip(), found), "/claims", fixes)
 
 

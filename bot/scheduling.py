@@ -65,6 +65,7 @@ async def scan_digest_folder(services: Services) -> None:
         report = await ingest(services.sessions, [settings.digest_dir], trigger="schedule",
                               max_file_mb=settings.max_file_mb,
                               settle_seconds=settings.settle_seconds)  # fmt: skip
+    services.embed_in_background()
     if report.errors or report.papers["new"]:
         log.info("periodic scan: %s", report.as_json())
 

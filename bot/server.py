@@ -28,6 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import logs, replies
 from bot.app import build_app
+from bot.meaning import Meaning
 from bot.messenger import SlackMessenger
 from bot.scheduling import build_scheduler
 from bot.services import Services
@@ -64,21 +65,51 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     async with db.open_engine(settings.database_url) as engine:
         await db.upgrade(engine)
-        services = app[SERVICES] = Services(settings, db.session_factory(engine))
+        meaning = await asyncio.to_thread(
+            Meaning.load, settings.embedder, settings.index_dir, settings.database_url
+        )
+        services = app[SERVICES] = Services(settings, db.session_factory(engine), meaning=meaning)
+        log.info("search by meaning: %s", meaning.description)
         # "Did you mean" needs the store's words: read them now, not on the first typo.
         services.spawn(services.suggester.refresh(services.sessions), "vocabulary")
+        if meaning.search is not None:
+            # Saved indexes are loaded before serving (seconds), so the first query is
+            # searched by meaning too; what they lack is added (or, without them, they are
+            # built) in the background, and anything not embedded yet is embedded.
+            try:
+                await meaning.search.restore()
+            except Exception:  # a cache: without it the build below starts from scratch
+                log.exception("loading the saved index for search by meaning failed")
+            services.embedding_work(_build_then_embed(services), "search index")
         yield
+
+
+async def _build_then_embed(services: Services) -> None:
+    try:
+        await services.meaning.start(services.sessions)
+    except Exception:  # the bot keeps serving, lexically
+        log.exception("building the index for search by meaning failed: search is lexical")
+        return
+    dense = services.dense
+    if dense is not None:
+        log.info("search by meaning ready: %d claims and %d papers indexed",
+                 len(dense.claims), len(dense.papers))  # fmt: skip
+    services.embed_in_background()
 
 
 async def _warm(app: web.Application) -> AsyncIterator[None]:
     """A search of each kind before serving, so that the first command after start does not
     pay for what is done once per process: compiling the SQL, the store's first statements,
-    imports on first use. It matches nothing; if it fails or is slow, serving starts anyway."""
-    sessions = app[SERVICES].sessions
+    imports on first use, the model's first query. It matches nothing; if it fails or is
+    slow, serving starts anyway."""
+    services = app[SERVICES]
+    sessions, dense = services.sessions, services.dense
     try:
         async with asyncio.timeout(WARM_UP_SECONDS):
-            await replies.paper(sessions, WARM_UP_TEXT)
-            await replies.claims(sessions, WARM_UP_TEXT)
+            if dense is not None:
+                await dense.warm()
+            await replies.paper(sessions, WARM_UP_TEXT, dense=dense)
+            await replies.claims(sessions, WARM_UP_TEXT, dense=dense)
             await replies.open_paper(sessions, WARM_UP_TEXT)
     except Exception as error:  # a cold first command is better than no bot
         log.warning("warm-up search failed: %s; serving anyway", type(error).__name__)
@@ -105,6 +136,7 @@ async def _slack(app: web.Application) -> AsyncIterator[None]:
     scheduler.start()
     yield
     scheduler.shutdown(wait=False)
+    services.stop_embedding()
     if socket is not None:
         await socket.close_async()  # type: ignore[no-untyped-call]
     await services.drain(grace=SHUTDOWN_GRACE_SECONDS)

@@ -11,8 +11,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.fairness import SearchGate
+from bot.meaning import Meaning
 from bot.settings import Settings
 from jobs.ingest import IngestGuard
+from storage.dense import DenseSearch
 from storage.suggestions import Suggester
 
 log = logging.getLogger(__name__)
@@ -25,14 +27,36 @@ class Services:
     ingest_guard: IngestGuard = field(default_factory=IngestGuard)
     searches: SearchGate = field(default_factory=SearchGate)
     suggester: Suggester = field(default_factory=Suggester)  # "Did you mean" words
+    meaning: Meaning = field(default_factory=Meaning)  # search by meaning, when a model runs
     # `ask` and `shell`: Slack is a local stand-in, so nothing may be recorded as posted.
     offline: bool = False
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    _embedding: set[asyncio.Task[Any]] = field(default_factory=set)
 
     @property
     def work_deadline(self) -> float:
         """How long a command's work may take before the user is told it failed."""
         return self.settings.command_timeout
+
+    @property
+    def dense(self) -> DenseSearch | None:
+        return self.meaning.search
+
+    def embed_in_background(self) -> None:
+        """Vectors for what an ingest added, without holding up anything else."""
+        if self.meaning.search is not None:
+            self.embedding_work(self.meaning.embed(self.sessions), "embedding")
+
+    def embedding_work(self, work: Coroutine[Any, Any, Any], name: str) -> None:
+        """Background work for search by meaning: tracked, and stopped at once at
+        shutdown (it is resumable: the next start continues where it stopped)."""
+        task = self.spawn(work, name)
+        self._embedding.add(task)
+        task.add_done_callback(self._embedding.discard)
+
+    def stop_embedding(self) -> None:
+        for task in list(self._embedding):
+            task.cancel()
 
     def is_admin(self, user_id: str) -> bool:
         return user_id in self.settings.admins

@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError
 
 from bot.logs import FORMATS, LEVELS
 from jobs.ingest import DEFAULT_MAX_FILE_MB, DEFAULT_SETTLE_SECONDS
+from storage.embedders import EMBEDDER_SPEC
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
@@ -78,6 +79,11 @@ class Settings:
     log_level: str
     max_file_mb: float  # digest files larger than this fail without being read
     settle_seconds: float = DEFAULT_SETTLE_SECONDS  # files modified since are left for later
+    # Which model embeds text for search by meaning: auto | e5 | none | hash |
+    # package.module:factory (storage/embedders.py).
+    embedder: str = "auto"
+    # Where the indexes of search by meaning are saved between starts (None: not saved).
+    index_dir: Path | None = None
 
     @property
     def secrets(self) -> list[str]:
@@ -161,6 +167,8 @@ def load_settings(
         max_file_mb=_megabytes("PAPERBOT_MAX_FILE_MB",
                                get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)),
         settle_seconds=_settle_seconds(get("PAPERBOT_SETTLE_SECONDS")),
+        embedder=_embedder(get("PAPERBOT_EMBEDDER", "auto") or "auto"),
+        index_dir=_index_dir(get("PAPERBOT_INDEX_DIR"), get("XDG_CACHE_HOME")),
     )  # fmt: skip
 
 
@@ -301,6 +309,23 @@ def _megabytes(variable: str, raw: str) -> float:
     if not 0 < value < math.inf:
         raise ConfigError(f"{variable} is not a positive number of megabytes: {raw!r}")
     return value
+
+
+def _embedder(raw: str) -> str:
+    if not EMBEDDER_SPEC.fullmatch(raw):
+        raise ConfigError(
+            f"PAPERBOT_EMBEDDER must be auto, e5, none, hash or package.module:factory: {raw!r}"
+        )
+    return raw
+
+
+def _index_dir(raw: str | None, cache_home: str | None) -> Path | None:
+    """PAPERBOT_INDEX_DIR, `none` to keep nothing; by default the user's cache directory."""
+    if raw and raw.strip().lower() == "none":
+        return None
+    if raw and raw.strip():
+        return Path(raw.strip()).expanduser()
+    return Path(cache_home or Path.home() / ".cache") / "paperbot"
 
 
 def _port(raw: str) -> int:

@@ -24,6 +24,7 @@ from slack_sdk.signature import SignatureVerifier
 from bot.app import build_app
 from bot.command_table import NAMES
 from bot.local_slack import LocalSlack
+from bot.meaning import Meaning
 from bot.services import Services
 from bot.settings import Settings
 from storage import db
@@ -113,7 +114,11 @@ async def offline_bot(settings: Settings) -> AsyncIterator[OfflineBot]:
     """The app on the configured database, talking to a local stand-in for Slack."""
     async with db.open_engine(settings.database_url) as engine, LocalSlack() as slack:
         await db.upgrade(engine)
-        services = Services(settings, db.session_factory(engine), offline=True)
+        meaning = await asyncio.to_thread(
+            Meaning.load, settings.embedder, settings.index_dir, settings.database_url
+        )
+        services = Services(settings, db.session_factory(engine), offline=True, meaning=meaning)
+        await meaning.start(services.sessions)  # vectors from `paperbot ingest`, searched now
         secret = settings.slack_signing_secret or secrets.token_hex(16)
         app = build_app(
             services, token=None, api_url=slack.api_url, signing_secret=secret, offline=True

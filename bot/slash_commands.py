@@ -50,12 +50,16 @@ async def paper(services: Services, command: Command) -> Reply:
             await command.client.views_open(trigger_id=command.trigger_id, view=view)
 
         return await replies.review_command(services.sessions, rest, open_view)
-    search = replies.paper(services.sessions, command.text, suggester=services.suggester)
+    search = replies.paper(
+        services.sessions, command.text, suggester=services.suggester, dense=services.dense
+    )
     return await services.searches.run(command.asker.user, search)
 
 
 async def claims(services: Services, command: Command) -> Reply:
-    search = replies.claims(services.sessions, command.text, suggester=services.suggester)
+    search = replies.claims(
+        services.sessions, command.text, suggester=services.suggester, dense=services.dense
+    )
     return await services.searches.run(command.asker.user, search)
 
 
@@ -99,6 +103,7 @@ async def reingest(services: Services, command: Command) -> Reply:
                 trigger="slack", triggered_by=user, max_file_mb=services.settings.max_file_mb,
                 settle_seconds=services.settings.settle_seconds,
             )  # fmt: skip
+        services.embed_in_background()
         return blocks.ingest_done(report)
 
     return Later(blocks.ingest_started(verb == "force"), reading(), "reingest")

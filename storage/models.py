@@ -7,11 +7,13 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    CheckConstraint,
     Date,
     DateTime,
     Dialect,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -177,6 +179,38 @@ class Claim(Base):
     search_text: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     paper: Mapped[Paper] = relationship(back_populates="claims")
+
+
+VECTOR_OF_CLAIM = "claim"
+VECTOR_OF_PAPER = "paper"
+
+
+class ItemVector(Base):
+    """The embedding of a claim or a paper by one model (storage/embedders.py), as float16
+    bytes. `paper_id` (the paper itself, or the claim's paper) and `claim_id` (a claim's
+    own id) cascade, so deleting a paper or replacing its claims removes their vectors.
+    A vector is stale when it was made by another model or version, or, for a paper,
+    before the paper's row last changed (`embedded_at` < `papers.updated_at`)."""
+
+    __tablename__ = "item_vectors"
+    __table_args__ = (
+        CheckConstraint(
+            "(kind = 'claim' AND claim_id = item_id)"
+            " OR (kind = 'paper' AND claim_id IS NULL AND paper_id = item_id)",
+            name="item_key",
+        ),
+    )
+
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)  # "claim" | "paper"
+    item_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    claim_id: Mapped[int | None] = mapped_column(
+        ForeignKey("claims.id", ondelete="CASCADE"), index=True
+    )
+    model: Mapped[str] = mapped_column(String(200))
+    model_version: Mapped[str] = mapped_column(String(100))
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    embedded_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
 
 class IngestRun(Base):

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import authors, dialect, paper_keys
+from storage import authors, dialect, hybrid, paper_keys
+from storage.dense import DenseSearch
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
 
@@ -41,6 +42,7 @@ class PaperRef:
     name: str | None
     subtitle: str | None
     digest_date: date | None
+    matched_by: str | None = None  # "exact words" | "similar meaning" (hybrid search only)
 
     @property
     def label(self) -> str:
@@ -63,6 +65,7 @@ class PaperMatches:
     page: int = 1
     via_claims: frozenset[int] = frozenset()  # papers found through their claims only
     capped: bool = False  # more matched than the search counts: the total is a lower bound
+    by_words: int = -1  # how many of `total` match the words (-1: all of them)
 
     def __post_init__(self) -> None:
         if self.total < 0:
@@ -70,8 +73,14 @@ class PaperMatches:
 
     @property
     def one(self) -> PaperRef | None:
-        """The paper, when the lookup found exactly one."""
-        return self.papers[0] if self.total == 1 and len(self.papers) == 1 else None
+        """The paper, when the lookup found exactly one; or when the words match exactly
+        one, ranked first, whatever else is near it in meaning (a name pins a paper)."""
+        if self.page != 1 or not self.papers:
+            return None
+        if self.total == 1 and len(self.papers) == 1:
+            return self.papers[0]
+        first = self.papers[0]
+        return first if self.by_words == 1 and first.matched_by == hybrid.EXACT_WORDS else None
 
     @property
     def has_next(self) -> bool:
@@ -88,6 +97,7 @@ class ClaimHit:
     paper: PaperRef
     zh_spans: list[tuple[int, int]] = field(default_factory=list)
     en_spans: list[tuple[int, int]] = field(default_factory=list)
+    matched_by: str | None = None  # "exact words" | "similar meaning" (hybrid search only)
 
     @property
     def address(self) -> str | None:
@@ -161,11 +171,14 @@ async def find_by_identity(session: AsyncSession, text: str) -> PaperMatches | N
     return None
 
 
-async def lookup_paper(session: AsyncSession, text: str, *, page: int = 1) -> PaperMatches:
+async def lookup_paper(
+    session: AsyncSession, text: str, *, page: int = 1, dense: DenseSearch | None = None
+) -> PaperMatches:
     """Resolve `/paper` input: identity first, then full text over names and sections,
-    then the papers whose claims match (after those matching in their own text). One
-    page of PAGE_SIZE, with the total counted within the newest RANK_WINDOW matches of
-    each kind (past it, the total is a lower bound: `capped`)."""
+    then the papers whose claims match (after those matching in their own text); fused
+    with search by meaning when `dense` is given and ready. One page of PAGE_SIZE, with
+    the total counted within the newest RANK_WINDOW matches of each kind (past it, the
+    total is a lower bound: `capped`)."""
     found = await find_by_identity(session, text)
     if found is not None:
         return found
@@ -199,10 +212,20 @@ async def lookup_paper(session: AsyncSession, text: str, *, page: int = 1) -> Pa
         own = [paper_id for paper_id in own if paper_id not in holding]
         via = [paper_id for paper_id in via if paper_id not in holding]
     ids = (own + via)[:RANK_WINDOW]
+    by_words = len(ids)
+    why: dict[int, str] = {}
+    # An author or an excluded word narrows what is asked for; meaning would widen it again.
+    if dense is not None and dense.ready and not names and not query.excluded:
+        fused = await hybrid.paper_ranking(session, dense, text, ids)
+        ids, why = fused.ids, fused.why
     shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
-    refs = await _refs_in_order(session, shown)
-    return PaperMatches("text", refs, query.notes, len(ids), page, frozenset(via), capped)
+    refs = [
+        replace(ref, matched_by=why.get(ref.id)) for ref in await _refs_in_order(session, shown)
+    ]
+    return PaperMatches(
+        "text", refs, query.notes, len(ids), page, frozenset(via), capped, by_words=by_words
+    )
 
 
 def filter_spans(text: str) -> list[tuple[int, int]]:
@@ -238,8 +261,11 @@ def parse_claim_search(text: str) -> ClaimSearch:
     )
 
 
-async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> ClaimPage:
-    """One page of `/claims` results, 10 a page, in a stable order."""
+async def search_claims(
+    session: AsyncSession, text: str, *, page: int = 1, dense: DenseSearch | None = None
+) -> ClaimPage:
+    """One page of `/claims` results, 10 a page, in a stable order; fused with search by
+    meaning when `dense` is given and ready."""
     search = parse_claim_search(text)
     query = parse_query(search.words)
     papers: list[PaperRef] = []
@@ -262,6 +288,7 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
     query.needs_words()
     named = tuple(await dialect.papers_named(session, query.excluded))
     where = dialect.ClaimFilter(paper_ids, search.since, search.until, named)
+    why: dict[int, str] = {}
     page = max(page, 1)
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
@@ -271,12 +298,23 @@ async def search_claims(session: AsyncSession, text: str, *, page: int = 1) -> C
             raise BadQuery("Type some words to search for.")
         ranked = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
     else:
-        async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-            ranked = await dialect.match_claims(
-                session, query, where, limit=PAGE_SIZE + 1, offset=offset, window=RANK_WINDOW
+
+        async def lexical(limit: int, offset: int) -> dialect.Ranked:
+            async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+                return await dialect.match_claims(
+                    session, query, where, limit=limit, offset=offset, window=RANK_WINDOW
+                )
+
+        # Excluded words are a request for precision that meaning cannot honour.
+        if dense is None or not dense.ready or query.excluded:
+            ranked = await lexical(PAGE_SIZE + 1, offset)
+        else:
+            fused = await hybrid.claim_page(
+                session, dense, search.words, where, lexical, offset=offset, limit=PAGE_SIZE + 1
             )
+            ranked, why = dialect.Ranked(fused.ids, fused.total), fused.why
     ids = ranked.ids
-    hits = await _hits(session, ids[:PAGE_SIZE], query)
+    hits = await _hits(session, ids[:PAGE_SIZE], query, why)
     total = max(ranked.total, offset + len(hits)) if hits else ranked.total
     return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
 
@@ -334,7 +372,9 @@ async def _claims_without_words(
     return dialect.Ranked([row[0] for row in rows], counted.scalar_one())
 
 
-async def _hits(session: AsyncSession, ids: Sequence[int], query: Query) -> list[ClaimHit]:
+async def _hits(
+    session: AsyncSession, ids: Sequence[int], query: Query, why: dict[int, str] | None = None
+) -> list[ClaimHit]:
     if not ids:
         return []
     rows = await session.execute(
@@ -348,6 +388,7 @@ async def _hits(session: AsyncSession, ids: Sequence[int], query: Query) -> list
         by_id[claim_id] = ClaimHit(
             claim_id, number, source, text_zh, quote_en, _ref(row[5:]),
             highlight_spans(text_zh, query), highlight_spans(quote_en, query),
+            (why or {}).get(claim_id),
         )  # fmt: skip
     return [by_id[i] for i in ids if i in by_id]
 

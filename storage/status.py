@@ -8,7 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import ledger
+from storage import ledger, vectors
+from storage.embedders import Embedder
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, IngestRun, LedgerPost, Paper
 
 MAX_WARNED_FILES = 100  # status lists the warnings of this many files at most
@@ -27,6 +28,8 @@ class StoreStatus:
     # Files whose newest version was refused because it would remove papers or claims:
     # {"path", "would_lose"}; the store keeps what the version before held.
     suspect: list[dict[str, str]] = field(default_factory=list)
+    embedder: str = "none"  # the model search by meaning uses, or why there is none
+    vectors_waiting: int | None = None  # claims and papers without a vector of that model
 
 
 def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
@@ -49,7 +52,9 @@ def ingest_run_summary(run: IngestRun) -> dict[str, Any]:
     }
 
 
-async def store_status(session: AsyncSession) -> StoreStatus:
+async def store_status(
+    session: AsyncSession, embedder: Embedder | None = None, embedder_description: str = "none"
+) -> StoreStatus:
     async def count(model: type[Any], *where: Any) -> int:
         query = select(func.count()).select_from(model).where(*where)
         return (await session.execute(query)).scalar_one()
@@ -97,4 +102,6 @@ async def store_status(session: AsyncSession) -> StoreStatus:
         },
         warnings=warnings,
         suspect=suspect,
+        embedder=embedder_description,
+        vectors_waiting=None if embedder is None else await vectors.waiting(session, embedder),
     )  # fmt: skip

@@ -3,7 +3,8 @@
 The first line describes the export (format version and schema revision); every other line
 is one row: `{"table": …, "row": {…}}`, tables in foreign-key order. Ids are kept, so the
 ledger of summaries, the ingest history and every paper's first-ingested time survive the
-move; full-text indexes are rebuilt by the target database as rows arrive.
+move; full-text indexes are rebuilt by the target database as rows arrive, and search
+vectors are not exported (`paperbot ingest` embeds them again).
 """
 
 from __future__ import annotations
@@ -29,8 +30,12 @@ class BadExport(ValueError):
     """The export cannot be imported; the message says where and why."""
 
 
+# Derived from the other tables and large: vectors are embedded again after an import.
+NOT_EXPORTED = frozenset({"item_vectors"})
+
+
 def _tables() -> list[Table]:
-    return list(Base.metadata.sorted_tables)
+    return [t for t in Base.metadata.sorted_tables if t.name not in NOT_EXPORTED]
 
 
 def _encode(value: Any) -> Any:

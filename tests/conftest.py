@@ -16,8 +16,10 @@ import pytest
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from jobs.embedding import embed_pending
 from jobs.ingest import ingest
 from storage import db
+from storage.embedders import HashEmbedder
 from tests.digests import SEEDS
 from tests.postgres import PostgresServer, PostgresUnavailable
 
@@ -130,6 +132,8 @@ async def _ingest_seeds(url: URL) -> None:
         await db.upgrade(engine)
         report = await ingest(db.session_factory(engine), [SEEDS])
         assert not report.errors, report.errors
+        # Vectors by the stand-in, as `paperbot ingest` makes them with PAPERBOT_EMBEDDER=hash.
+        await embed_pending(db.session_factory(engine), HashEmbedder())
 
 
 async def _create_database(server_url: str, name: str) -> URL:

@@ -15,10 +15,16 @@ from bot import blocks, ids, replies
 from bot.answering import bounded, post_if_member, send
 from bot.listeners.acking import returning_on_ack
 from bot.services import Services
+from storage.dense import DenseSearch
+from storage.suggestions import Suggester
 
 STALE = blocks.text_reply("That button is out of date; run the command again.")
 PaperReply = Callable[[replies.Sessions, str], Coroutine[Any, Any, blocks.Message]]
-PageReply = Callable[[replies.Sessions, str, int], Coroutine[Any, Any, blocks.Message]]
+# (sessions, text, page, suggester, dense): `replies.paper` and `replies.claims`
+PageReply = Callable[
+    [replies.Sessions, str, int, Suggester | None, DenseSearch | None],
+    Coroutine[Any, Any, blocks.Message],
+]
 
 
 def register(app: AsyncApp, services: Services) -> None:
@@ -58,7 +64,9 @@ def register(app: AsyncApp, services: Services) -> None:
                 await send(respond, STALE)
                 return
             text, page = wanted
-            search = services.searches.run(body["user"]["id"], reply(sessions, text, page))
+            search = services.searches.run(
+                body["user"]["id"], reply(sessions, text, page, None, services.dense)
+            )
             await send(respond, await bounded(services, search))
 
     next_page_button(ids.NEXT_PAGE, replies.claims)
@@ -77,7 +85,7 @@ def register(app: AsyncApp, services: Services) -> None:
             return
         command, text = wanted
         reply = replies.paper if command == "/paper" else replies.claims
-        search = reply(sessions, text, 1, services.suggester)
+        search = reply(sessions, text, 1, services.suggester, services.dense)
         await send(
             respond, await bounded(services, services.searches.run(body["user"]["id"], search))
         )

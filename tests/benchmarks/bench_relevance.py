@@ -40,6 +40,7 @@ from bot import ids
 from bot.settings import load_settings
 from bot.shell import Sent, offline_bot
 from storage import db
+from storage.embedders import load_embedder
 from storage.models import Paper
 from tests.benchmarks.relevance_set import (
     BASELINE,
@@ -196,6 +197,7 @@ class Store:
     url: str
     outcomes: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
+    embedder: str = ""  # search by meaning in this run (PAPERBOT_EMBEDDER)
 
 
 def load(url: str) -> None:
@@ -228,9 +230,11 @@ def normalise(question: Question, items: Iterable[str], papers: dict[str, str]) 
 
 async def ask_all(store: Store, questions: Sequence[Question]) -> None:
     papers = await paper_keys(store.url)
-    env = {"PAPERBOT_DATABASE_URL": store.url, "PAPERBOT_INGEST_SCHEDULE": ""}
+    env = {"PAPERBOT_DATABASE_URL": store.url, "PAPERBOT_INGEST_SCHEDULE": "",
+           "PAPERBOT_INDEX_DIR": "none"}  # fmt: skip
     settings = load_settings(env, dotenv_path=Path("/nonexistent"))
     began = time.perf_counter()
+    store.embedder = load_embedder(settings.embedder).description
     async with offline_bot(settings) as bot:
         for question in questions:
             start = time.perf_counter()
@@ -408,6 +412,7 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
             f"`{baseline['measured_on']}` ({baseline['date']}, {baseline['store']}); "
             f"this run: commit `{now}`. {baseline.get('note', '')}".rstrip()
         )
+    lines += ["", f"Search by meaning in this run: {stores[0].embedder}." if stores else ""]
     lines.append("")
     for store in stores:
         lines += table(store, baseline)

@@ -34,7 +34,7 @@ from aiohttp import web
 
 from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
-from tests.benchmarks.corpus import generate_corpus
+from tests.benchmarks.corpus import ensure_corpus
 from tests.benchmarks.results import write_section
 from tests.postgres import PostgresServer
 
@@ -128,10 +128,11 @@ async def command(http: aiohttp.ClientSession, url: str, responses: Responses, l
 
 
 async def serve(
-    store: Store, slack: LocalSlack, workdir: Path
+    store: Store, slack: LocalSlack, workdir: Path, extra: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
+    """`paperbot serve` on the store, once `/healthz` answers (`extra`: more settings)."""
     port = free_port()
-    env = os.environ | {
+    env = os.environ | (extra or {}) | {
         "PAPERBOT_DATABASE_URL": store.url, "SLACK_BOT_TOKEN": "xoxb-bench",
         "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_URL": slack.api_url,
         "PAPERBOT_INGEST_SCHEDULE": "", "PAPERBOT_DIGEST_CHANNEL": "",
@@ -212,8 +213,8 @@ async def bench_store(store: Store, workdir: Path) -> None:
             await runner.cleanup()
 
 
-def ingest(url: str, corpus: Path, workdir: Path) -> None:
-    env = os.environ | {"PAPERBOT_DATABASE_URL": url}
+def ingest(url: str, corpus: Path, workdir: Path, extra: dict[str, str] | None = None) -> None:
+    env = os.environ | (extra or {}) | {"PAPERBOT_DATABASE_URL": url}
     files = sorted(str(p) for p in corpus.glob("bench_*.txt"))
     subprocess.run([sys.executable, "-m", "bot.cli", "ingest", *files], env=env, cwd=workdir,
                    check=False, stdout=subprocess.DEVNULL)  # fmt: skip
@@ -265,10 +266,7 @@ def report(papers: int, stores: list[Store]) -> str:
 
 
 async def run(papers: int, workdir: Path, stores: list[str]) -> list[Store]:
-    corpus = workdir / f"corpus-{papers}"
-    manifest = corpus / "manifest.json"
-    if not manifest.exists() or json.loads(manifest.read_text())["papers"] != papers:
-        generate_corpus(corpus, papers, jobs=os.cpu_count() or 1)
+    corpus = ensure_corpus(workdir, papers)
     done: list[Store] = []
     if "sqlite" in stores:
         database = workdir / f"worst-{papers}.db"

@@ -728,6 +728,15 @@ def _write_in_worker(plan: _File) -> _Rendered:
     return writer.write(outdir, plan)
 
 
+def ensure_corpus(workdir: Path, papers: int) -> Path:
+    """`workdir/corpus-N`, generated unless a corpus of that size is there already."""
+    corpus = workdir / f"corpus-{papers}"
+    manifest = corpus / "manifest.json"
+    if not manifest.exists() or json.loads(manifest.read_text())["papers"] != papers:
+        generate_corpus(corpus, papers, jobs=os.cpu_count() or 1)
+    return corpus
+
+
 def generate_corpus(
     outdir: Path,
     papers: int,

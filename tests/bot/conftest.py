@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,6 +20,7 @@ from bot.local_slack import LocalSlack
 from bot.server import running
 from bot.settings import Settings, load_settings
 from bot.shell import command_body, signed_headers
+from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
 from tests.digests import SEEDS
@@ -37,6 +39,8 @@ def bot_settings(url: URL, slack: LocalSlack, tmp_path: Path, **extra: str) -> S
         "PAPERBOT_ADMINS": ADMIN,
         "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
         "PAPERBOT_SETTLE_SECONDS": "0",  # files written by a test are whole at once
+        "PAPERBOT_EMBEDDER": "hash",  # the stand-in: tests never run the real model unasked
+        "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
     } | extra
     return load_settings(env, dotenv_path=tmp_path / "no.env")
 
@@ -117,6 +121,21 @@ def buttons(payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
             if element.get("type") == "button":
                 found[element["text"]["text"].split(" (")[0]] = element
     return found
+
+
+async def until_by_meaning(bot: Bot, line: str, within: float = 30) -> dict[str, Any]:
+    """The reply to `line` once it holds a hit by meaning: the index is built (and new
+    items embedded) in the background while lexical search already answers (meanwhile a
+    search finding nothing may be answered by its correction)."""
+    deadline = time.monotonic() + within
+    while True:
+        status, reply = await bot.command(line)
+        assert status == 200
+        text = as_text(reply)
+        ready = "similar meaning" in text and not text.startswith("Showing results for")
+        if ready or time.monotonic() > deadline:
+            return reply
+        await asyncio.sleep(0.2)
 
 
 StartBot = Callable[..., Awaitable[Bot]]

@@ -51,7 +51,8 @@ class Served:
 def serve_env(slack_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
     return env | {"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET,
-                  "SLACK_API_URL": slack_url, "PAPERBOT_INGEST_SCHEDULE": ""} | extra  # fmt: skip
+                  "SLACK_API_URL": slack_url, "PAPERBOT_INGEST_SCHEDULE": "",
+                  "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": "none"} | extra  # fmt: skip
 
 
 @asynccontextmanager

@@ -31,7 +31,8 @@ EVERY_COMMAND = [
 async def test_every_reply_on_the_seeds_stays_within_slack_limits(
     seeded_url: URL, tmp_path: Path, line: str
 ) -> None:
-    env = {"PAPERBOT_DATABASE_URL": seeded_url.render_as_string(hide_password=False)}
+    env = {"PAPERBOT_DATABASE_URL": seeded_url.render_as_string(hide_password=False),
+           "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": str(tmp_path / "index")}  # fmt: skip
     async with offline_bot(load_settings(env, dotenv_path=tmp_path / "none")) as bot:
         sent = await bot.ask(line, user="UMEMBER", channel="CLOCAL")
     assert sent
@@ -40,7 +41,11 @@ async def test_every_reply_on_the_seeds_stays_within_slack_limits(
 
 
 async def test_an_unknown_command_is_refused(tmp_path: Path) -> None:
-    env = {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db"}
+    env = {
+        "PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db",
+        "PAPERBOT_EMBEDDER": "hash",
+        "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
+    }
     async with offline_bot(load_settings(env, dotenv_path=tmp_path / "none")) as bot:
         with pytest.raises(UnknownCommand, match="try /paper"):
             await bot.ask("/unknown", user="U1", channel="C1")

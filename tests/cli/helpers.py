@@ -18,8 +18,11 @@ PAPERBOT = shutil.which("paperbot", path=str(Path(sys.executable).parent)) or "p
 def paperbot(
     *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
-    """Run `paperbot ARGS` in `cwd` with only the given PAPERBOT_/SLACK_ variables set."""
+    """Run `paperbot ARGS` in `cwd` with only the given PAPERBOT_/SLACK_ variables set (and
+    the embedding stand-in and an index directory in `cwd`, unless the test names others)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    clean["PAPERBOT_EMBEDDER"] = "hash"
+    clean["PAPERBOT_INDEX_DIR"] = str(cwd / "index")
     result = subprocess.run(
         [PAPERBOT, *args],
         cwd=cwd,

@@ -51,6 +51,8 @@ def test_db_upgrade_then_status_prints_zero_counts(database_url: URL, tmp_path: 
         "last_digest": None,
         "warnings": [],
         "suspect": [],
+        "embedder": "hash-bag-of-words (3)",
+        "vectors_waiting": 0,
     }
 
 

@@ -7,6 +7,7 @@ import fcntl
 import json
 import os
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -84,6 +85,7 @@ def test_files_that_are_no_digests_are_skipped_and_keep_the_exit_status_0(
         "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated",
         "skipped digests/README.md: not a digest (README, .md and .json files are never read)",
         "skipped digests/logo.png: binary file, not a digest",
+        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (3))",
     ]
 
 
@@ -91,11 +93,12 @@ def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     result = paperbot("ingest", cwd=tmp_path)
     assert result.returncode == 0
-    assert result.stdout.strip() == (
-        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated"
-    )
+    assert result.stdout.strip().splitlines() == [
+        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated",
+        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (3))",
+    ]
     forced = paperbot("ingest", "--force", cwd=tmp_path)  # says the files were read again
-    assert forced.stdout.strip() == (
+    assert forced.stdout.splitlines()[0] == (
         "documents: 0 new, 0 changed, 3 unchanged, parsed again, 0 failed; papers: 0 new, 0 updated"
     )
 
@@ -137,6 +140,7 @@ def test_a_file_over_the_size_limit_fails_with_one_line_without_being_read(
         ".ru_maxrss)); sys.exit(code)"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env["PAPERBOT_EMBEDDER"] = "hash"
     result = subprocess.run(
         [sys.executable, "-c", measured, str(peak), PAPERBOT, "ingest", "digests", "--json"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
@@ -226,17 +230,71 @@ def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert exporting.stderr == ""
 
 
-def test_a_terminal_sees_the_ingest_progress_bar_and_stdout_stays_the_same(
+def test_ingest_embeds_what_waits_unless_told_not_to_and_status_counts_it(
     tmp_path: Path,
 ) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    skipped = paperbot("ingest", "--no-embed", cwd=tmp_path)
+    waiting = json.loads(paperbot("status", "--json", cwd=tmp_path).stdout)
+    embedded = paperbot("ingest", cwd=tmp_path)
+    done = paperbot("status", cwd=tmp_path)
+
+    assert "vectors" not in skipped.stdout
+    assert (waiting["embedder"], waiting["vectors_waiting"]) == ("hash-bag-of-words (3)", 220)
+    assert embedded.stdout.splitlines()[-1] == (
+        "vectors: 220 embedded, 0 waiting (hash-bag-of-words (3))"
+    )
+    assert "embedder   hash-bag-of-words (3)" in done.stdout
+    assert "vectors    0 items wait to be embedded" in done.stdout
+
+
+def test_without_a_model_search_is_lexical_and_status_says_so(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    env = {"PAPERBOT_EMBEDDER": "none"}
+    ingested = paperbot("ingest", cwd=tmp_path, env=env)
+    status = json.loads(paperbot("status", "--json", cwd=tmp_path, env=env).stdout)
+    answer = paperbot("ask", "/claims AUROC", cwd=tmp_path, env=env)
+
+    assert ingested.stdout.splitlines()[-1].startswith("vectors: none")
+    assert status["embedder"].endswith("search is lexical only")
+    assert status["vectors_waiting"] is None
+    assert "AUROC" in answer.stdout and "similar meaning" not in answer.stdout
+
+
+def test_an_unknown_embedder_is_a_usage_error(tmp_path: Path) -> None:
+    bad = paperbot("status", cwd=tmp_path, env={"PAPERBOT_EMBEDDER": "no such thing"})
+    missing = paperbot("status", cwd=tmp_path, env={"PAPERBOT_EMBEDDER": "nowhere.at_all:make"})
+    assert (bad.returncode, missing.returncode) == (2, 2)
+    assert bad.stderr.startswith("paperbot: PAPERBOT_EMBEDDER must be")
+    assert missing.stderr.startswith(
+        "paperbot: PAPERBOT_EMBEDDER=nowhere.at_all:make cannot be loaded"
+    )
+    slack = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "secret"}
+    served = paperbot("serve", "--port", str(free_port()), cwd=tmp_path,
+                      env=slack | {"PAPERBOT_EMBEDDER": "nowhere.at_all:make"})  # fmt: skip
+    assert served.returncode == 2
+    assert served.stderr.splitlines()[-1].startswith(
+        "paperbot: PAPERBOT_EMBEDDER=nowhere.at_all:make cannot be loaded"
+    )
+    assert "Traceback" not in served.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_a_terminal_sees_the_progress_bars_and_stdout_stays_the_same(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     main, terminal = os.openpty()  # stderr on a terminal; stdout still a pipe
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
     try:
         result = subprocess.run(
-            [PAPERBOT, "ingest", "--json"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-            stderr=terminal, text=True, timeout=60, check=False,
+            [PAPERBOT, "ingest", "--json"], cwd=tmp_path, env=env | {"PAPERBOT_EMBEDDER": "hash"},
+            stdout=subprocess.PIPE, stderr=terminal, text=True, timeout=60, check=False,
         )  # fmt: skip
         os.close(terminal)
         shown = b""
@@ -248,6 +306,7 @@ def test_a_terminal_sees_the_ingest_progress_bar_and_stdout_stays_the_same(
     assert result.returncode == 0
     assert "ingest: 100%" in shown.decode() and "3/3" in shown.decode()
     assert "papers=36" in shown.decode()
+    assert "embedding: 100%" in shown.decode() and "220/220" in shown.decode()
     assert json.loads(result.stdout)["papers"] == {"new": 36, "updated": 0}
 
 

@@ -417,7 +417,9 @@ def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> N
     with zipfile.ZipFile(next(tmp_path.glob("paperbot-*.whl"))) as wheel:
         wheel.extractall(site)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
-    env |= {"PYTHONPATH": str(site), "PAPERBOT_DIGEST_DIR": str(ROOT / "seeds")}
+    env |= {"PYTHONPATH": str(site), "PAPERBOT_DIGEST_DIR": str(ROOT / "seeds"),
+            # The stand-in embeds: tests/storage/test_meaning_model.py runs the real model.
+            "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": "none"}  # fmt: skip
     run = [sys.executable, "-c", "import sys, bot.cli; assert bot.cli.__file__.startswith("
            f"{str(site)!r}); sys.argv[0] = 'paperbot'; bot.cli.main()"]  # fmt: skip
     work = tmp_path / "work"

@@ -300,7 +300,8 @@ async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_t
     sessions: async_sessionmaker[AsyncSession], database_url: URL, tmp_path: Path
 ) -> None:
     env = {"PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
-           "PAPERBOT_DIGEST_CHANNEL": "C123", "PAPERBOT_ADMINS": "ADMIN"}  # fmt: skip
+           "PAPERBOT_DIGEST_CHANNEL": "C123", "PAPERBOT_ADMINS": "ADMIN",
+           "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": str(tmp_path / "index")}  # fmt: skip
     async with offline_bot(load_settings(env, dotenv_path=tmp_path / "none")) as bot:
         sent = await bot.ask("/digest post", user="ADMIN", channel="CLOCAL")
     assert "chat.postMessage" not in [s.via for s in sent]

@@ -29,6 +29,7 @@ TABLES = {
     "digest_post_papers",
     "subscriptions",
     "saved_papers",
+    "item_vectors",
 }
 
 

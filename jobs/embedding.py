@@ -1,0 +1,68 @@
+"""The embedding job: vectors for the claims and papers that lack a current one.
+
+Batched and resumable: each batch is read, embedded in a worker thread (the model is CPU
+work and must never run on the event loop) and committed on its own, so a run that is
+stopped keeps what it stored and the next run continues with what is left. `paperbot
+ingest` runs it before it exits; `serve` runs it in the background after each ingest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from storage import db, vectors
+from storage.embedders import Embedder
+
+log = logging.getLogger(__name__)
+
+# Small batches: a batch holds the model (and so one core's worth of a query's wait)
+# for about a second at most, and a stopped run loses at most that much work.
+BATCH = 16
+
+Progress = Callable[[int, int], None]  # (done, total)
+
+
+@dataclass
+class EmbedReport:
+    embedded: int = 0
+    batches: int = 0
+    waiting: int = 0  # items still without a vector when the run ended
+    stored: set[tuple[str, int]] = field(default_factory=set)  # (kind, id) given a vector
+
+
+async def embed_pending(
+    sessions: async_sessionmaker[AsyncSession], embedder: Embedder, *, batch: int = BATCH,
+    progress: Progress | None = None, max_batches: int | None = None,
+) -> EmbedReport:  # fmt: skip
+    """Embed everything that waits (at most `max_batches` batches), claims first."""
+    report = EmbedReport()
+    async with sessions() as session:
+        total = await vectors.waiting(session, embedder)
+    if progress:
+        progress(0, total)
+    for kind in vectors.KINDS:
+        after = 0
+        while max_batches is None or report.batches < max_batches:
+            read_at = datetime.now(UTC)
+            async with sessions() as session:
+                items = await vectors.pending(session, embedder, kind, after, batch)
+            if not items:
+                break
+            texts = [item.text for item in items]
+            matrix = await asyncio.to_thread(embedder.embed_passages, texts)
+            async with db.writing(sessions) as session:
+                report.embedded += await vectors.save(session, embedder, items, matrix, read_at)
+            report.stored.update((item.kind, item.item_id) for item in items)
+            report.batches += 1
+            after = items[-1].item_id
+            if progress:
+                progress(min(report.embedded, total), total)
+    async with sessions() as session:
+        report.waiting = await vectors.waiting(session, embedder)
+    return report

@@ -1,0 +1,164 @@
+"""Hybrid retrieval: the lexical ranking fused with the ranking by meaning.
+
+Fusion is reciprocal rank fusion (RRF): an item scores 1 / (60 + rank) in each ranking
+it is in, and the sum orders the page; ties go to the better lexical rank. RRF needs no
+calibration between BM25-like scores and cosine similarities, and an item both rankings
+agree on rises above either alone. Each ranking is fused to a depth of 100 (deeper for
+later pages of the lexical one, so that every lexical match stays reachable page by page).
+
+The dense ranking keeps only items at or above the embedder's similarity floor, so a
+search for something the store does not hold is not filled with its nearest noise. It
+respects the same filters as the lexical one: a paper filter, or a date range holding at
+most 5,000 claims, is searched exactly over the stored vectors of those claims; a wider
+range takes the 1,000 nearest claims and keeps those inside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage import vectors
+from storage.dense import DenseSearch
+from storage.dialect import ClaimFilter, Ranked
+from storage.models import Claim, Paper
+
+RRF_K = 60
+FUSION_DEPTH = 100
+FILTERED_DEPTH = 1_000
+EXACT_FILTER_LIMIT = 5_000
+EXACT_WORDS = "exact words"
+SIMILAR_MEANING = "similar meaning"
+
+Lexical = Callable[[int, int], Awaitable[Ranked]]  # (limit, offset) -> ids best first, total
+
+
+@dataclass(frozen=True)
+class Fused:
+    ids: list[int]
+    why: dict[int, str] = field(default_factory=dict)  # id -> EXACT_WORDS | SIMILAR_MEANING
+    total: int = -1  # how many either leg finds in all (-1: as many as `ids`)
+
+    def __post_init__(self) -> None:
+        if self.total < 0:
+            object.__setattr__(self, "total", len(self.ids))
+
+
+def fuse(lexical: Sequence[int], dense: Sequence[int]) -> Fused:
+    """Reciprocal rank fusion of two rankings (ids, best first)."""
+    scores: dict[int, float] = {}
+    for ranking in (lexical, dense):
+        for rank, item in enumerate(ranking, 1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (RRF_K + rank)
+    lexical_rank = {item: rank for rank, item in enumerate(lexical)}
+    order = sorted(scores, key=lambda i: (-scores[i], lexical_rank.get(i, len(lexical))))
+    why = {i: EXACT_WORDS if i in lexical_rank else SIMILAR_MEANING for i in order}
+    return Fused(order, why)
+
+
+def depth(offset: int, limit: int) -> int:
+    return max(FUSION_DEPTH, offset + limit)
+
+
+async def claim_page(
+    session: AsyncSession, dense: DenseSearch, words: str, where: ClaimFilter,
+    lexical: Lexical, *, offset: int, limit: int,
+) -> Fused:  # fmt: skip
+    """One page (`limit` ids from `offset`) of the fused ranking of claims, and the total:
+    the lexical matches (counted within their window) plus the hits by meaning that are
+    not among the lexical matches read."""
+    lexical_ranked = await lexical(depth(offset, limit), 0)
+    vector = await dense.embed_query(words)
+    dense_ids = await _dense_claims(session, dense, vector, where)
+    fused = fuse(lexical_ranked.ids, dense_ids)
+    total = lexical_ranked.total + len(fused.ids) - len(lexical_ranked.ids)
+    return Fused(fused.ids[offset : offset + limit], fused.why, total)
+
+
+async def paper_ranking(
+    session: AsyncSession, dense: DenseSearch, words: str, lexical_ids: Sequence[int]
+) -> Fused:
+    """The whole fused ranking of papers, given the lexical one. A paper's place by
+    meaning is the best of its own vector (title and abstract) and its claims' vectors."""
+    vector = await dense.embed_query(words)
+    floor = dense.embedder.floor
+    best: dict[int, float] = {}
+    for item, score in await asyncio.to_thread(dense.papers.search, vector, FUSION_DEPTH):
+        if score >= floor:
+            best[item] = max(best.get(item, score), score)
+    near = {
+        item: score
+        for item, score in await asyncio.to_thread(dense.claims.search, vector, FUSION_DEPTH)
+        if score >= floor
+    }
+    if near:
+        rows = await session.execute(
+            select(Claim.id, Claim.paper_id).where(Claim.id.in_(list(near)))
+        )
+        for claim_id, paper_id in rows:
+            best[paper_id] = max(best.get(paper_id, near[claim_id]), near[claim_id])
+    alive = await _existing_papers(session, list(best))
+    dense_ids = sorted(alive, key=lambda i: -best[i])
+    return fuse(lexical_ids, dense_ids)
+
+
+async def _dense_claims(
+    session: AsyncSession, dense: DenseSearch, vector: NDArray[np.float32], where: ClaimFilter
+) -> list[int]:
+    """Claims by meaning, best first, at or above the floor and inside the filter."""
+    floor = dense.embedder.floor
+    dated = where.since is not None or where.until is not None
+    if where.paper_ids is not None or (
+        dated and await _in_dates(session, where) <= EXACT_FILTER_LIMIT
+    ):
+        ids, matrix = await vectors.claim_vectors_where(
+            session, dense.embedder, paper_ids=where.paper_ids, since=where.since,
+            until=where.until, limit=EXACT_FILTER_LIMIT,
+        )  # fmt: skip
+        scores = matrix @ vector if ids else np.zeros(0, dtype=np.float32)
+        ranked = sorted(zip(ids, scores.tolist(), strict=True), key=lambda pair: -pair[1])
+        return [item for item, score in ranked[:FUSION_DEPTH] if score >= floor]
+    count = FILTERED_DEPTH if dated else FUSION_DEPTH
+    nearest = await asyncio.to_thread(dense.claims.search, vector, count)
+    candidates = [item for item, score in nearest if score >= floor]
+    kept = set(await _claims_inside(session, candidates, where))
+    return [item for item in candidates if item in kept][:FUSION_DEPTH]
+
+
+async def _in_dates(session: AsyncSession, where: ClaimFilter) -> int:
+    """How many claims the date range holds, counted up to just past the exact limit."""
+    inside = select(Claim.id).join(Paper, Paper.id == Claim.paper_id)
+    if where.since is not None:
+        inside = inside.where(Paper.digest_date >= where.since)
+    if where.until is not None:
+        inside = inside.where(Paper.digest_date <= where.until)
+    capped = inside.limit(EXACT_FILTER_LIMIT + 1).subquery()
+    return int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+
+
+async def _claims_inside(
+    session: AsyncSession, ids: Sequence[int], where: ClaimFilter
+) -> list[int]:
+    """Which of these claims still exist and fall inside the date range (the index may
+    still hold claims deleted since it was refreshed)."""
+    if not ids:
+        return []
+    query = select(Claim.id).join(Paper, Paper.id == Claim.paper_id).where(Claim.id.in_(ids))
+    if where.since is not None:
+        query = query.where(Paper.digest_date >= where.since)
+    if where.until is not None:
+        query = query.where(Paper.digest_date <= where.until)
+    return list((await session.execute(query)).scalars())
+
+
+async def _existing_papers(session: AsyncSession, ids: Sequence[int]) -> list[int]:
+    if not ids:
+        return []
+    rows = await session.execute(select(Paper.id).where(Paper.id.in_(list(ids))))
+    return list(rows.scalars())

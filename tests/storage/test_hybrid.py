@@ -1,0 +1,175 @@
+"""Hybrid search on the seeds, on both stores, with the hashing stand-in (the seeded stores
+hold its vectors): fusion, the similarity floor, filters, why each hit matched, bad input."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import date
+
+import pytest
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage import db
+from storage.dense import DenseSearch, query_text
+from storage.embedders import HashEmbedder, Vectors
+from storage.hybrid import EXACT_WORDS, SIMILAR_MEANING, fuse
+from storage.search import lookup_paper, search_claims
+from storage.search_text import BadQuery
+
+
+@pytest.fixture
+async def dense(seeded_url: URL) -> AsyncIterator[DenseSearch]:
+    search = DenseSearch(HashEmbedder())
+    async with db.open_engine(seeded_url) as engine:
+        await search.load(db.session_factory(engine))
+    yield search
+
+
+def test_rrf_puts_what_both_rankings_agree_on_first_and_says_why() -> None:
+    fused = fuse([1, 2, 3], [3, 4])
+    assert fused.ids[0] == 3  # in both
+    assert fused.ids[1:] == [1, 2, 4]  # 2 and 4 tie (rank 2 of one ranking): lexical first
+    assert fused.why == {3: EXACT_WORDS, 1: EXACT_WORDS, 2: EXACT_WORDS, 4: SIMILAR_MEANING}
+
+
+async def test_a_missing_word_still_finds_claims_by_meaning(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    lexical = await search_claims(seeded, "AUROC zebra")
+    assert lexical.hits == []
+    found = await search_claims(seeded, "AUROC zebra", dense=dense)
+    assert found.hits
+    assert all(hit.matched_by == SIMILAR_MEANING for hit in found.hits)
+    assert "auroc" in (found.hits[0].quote_en + found.hits[0].text_zh).lower()
+
+
+async def test_exact_matches_keep_their_place_and_say_so(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    lexical = await search_claims(seeded, "AUROC")
+    hybrid = await search_claims(seeded, "AUROC", dense=dense)
+    assert hybrid.hits[0].claim_id in {hit.claim_id for hit in lexical.hits}
+    assert {hit.matched_by for hit in hybrid.hits} <= {EXACT_WORDS, SIMILAR_MEANING}
+    exact = [hit.claim_id for hit in hybrid.hits if hit.matched_by == EXACT_WORDS]
+    assert set(exact) <= {hit.claim_id for hit in lexical.hits}
+
+
+async def test_unrelated_words_find_nothing(seeded: AsyncSession, dense: DenseSearch) -> None:
+    assert (await search_claims(seeded, "xyzzy plugh", dense=dense)).hits == []
+    assert (await lookup_paper(seeded, "xyzzy plugh", dense=dense)).papers == []
+
+
+async def test_filters_hold_for_hits_by_meaning(seeded: AsyncSession, dense: DenseSearch) -> None:
+    found = await search_claims(seeded, "AUROC zebra paper:RLCDAlignBench", dense=dense)
+    assert found.hits and {hit.paper.name for hit in found.hits} == {"RLCDAlignBench"}
+    dated = await search_claims(seeded, "AUROC zebra since:2026-09-20", dense=dense)
+    assert all(
+        hit.paper.digest_date is not None and hit.paper.digest_date >= date(2026, 9, 20)
+        for hit in dated.hits
+    )
+    none = await search_claims(seeded, "AUROC zebra until:2000-01-01", dense=dense)
+    assert none.hits == []
+
+
+async def test_pages_of_a_hybrid_search_do_not_repeat(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    first = await search_claims(seeded, "模型", dense=dense)
+    second = await search_claims(seeded, "模型", page=2, dense=dense)
+    assert first.has_next
+    assert not {h.claim_id for h in first.hits} & {h.claim_id for h in second.hits}
+
+
+async def test_paper_search_by_meaning_says_why(seeded: AsyncSession, dense: DenseSearch) -> None:
+    found = await lookup_paper(seeded, "AUROC zebra", dense=dense)
+    assert found.papers
+    assert {ref.matched_by for ref in found.papers} == {SIMILAR_MEANING}
+    assert "RLCDAlignBench" in {ref.name for ref in found.papers}
+
+
+@pytest.mark.parametrize(
+    "typed", ["", "!!! ... ???", "的" * 300, "😀🎉", "AUROC\x00zebra", "\x00", "paper:GAPO 😀"]
+)
+async def test_hostile_input_gives_results_or_a_sentence(
+    seeded: AsyncSession, dense: DenseSearch, typed: str
+) -> None:
+    try:
+        page = await search_claims(seeded, typed, dense=dense)
+    except BadQuery as refusal:
+        assert str(refusal).endswith(".")
+    else:
+        assert page.page == 1
+    try:
+        await lookup_paper(seeded, typed, dense=dense)
+    except BadQuery as refusal:
+        assert str(refusal).endswith(".")
+
+
+def test_the_model_never_sees_control_characters() -> None:
+    assert query_text("AUROC\x00zebra\n\t x") == "AUROC zebra x"
+
+
+async def test_totals_count_the_hits_by_meaning_and_every_page_is_reachable(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    lexical = await search_claims(seeded, "model")
+    first = await search_claims(seeded, "model", dense=dense)
+    assert first.total > lexical.total > 10
+    assert len(first.hits) == 10 and first.has_next
+    seen = [hit.claim_id for hit in first.hits]
+    page = 2
+    while True:
+        found = await search_claims(seeded, "model", page=page, dense=dense)
+        seen += [hit.claim_id for hit in found.hits]
+        if not found.has_next:
+            break
+        page += 1
+    assert len(seen) == len(set(seen)) == first.total  # each once, the total as told
+
+
+async def test_paper_totals_and_pages_count_papers_found_by_meaning(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    lexical = await lookup_paper(seeded, "agent")
+    hybrid = await lookup_paper(seeded, "agent", dense=dense)
+    assert hybrid.total >= lexical.total
+    pages = [hybrid.papers]
+    for number in range(2, (hybrid.total + 9) // 10 + 1):
+        pages.append((await lookup_paper(seeded, "agent", page=number, dense=dense)).papers)
+    ids = [ref.id for refs in pages for ref in refs]
+    assert len(ids) == len(set(ids)) == hybrid.total
+    assert {ref.matched_by for refs in pages for ref in refs} <= {EXACT_WORDS, SIMILAR_MEANING}
+
+
+async def test_a_name_the_words_match_once_opens_its_card_whatever_is_near_it(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    found = await lookup_paper(seeded, "WanPE-397B", dense=dense)
+    assert found.one is not None and found.one.name == "WanPE"
+
+
+class CountingEmbedder(HashEmbedder):
+    """The stand-in, counting the queries it is asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries = 0
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        self.queries += len(texts)
+        return super().embed_queries(texts)
+
+
+async def test_next_page_and_a_repeated_search_do_not_embed_the_query_again(
+    seeded_url: URL,
+) -> None:
+    model = CountingEmbedder()
+    search = DenseSearch(model)
+    async with db.open_engine(seeded_url) as engine, db.session_factory(engine)() as session:
+        await search.load(db.session_factory(engine))
+        first = await search_claims(session, "model", dense=search)
+        second = await search_claims(session, "model", page=2, dense=search)
+        again = await search_claims(session, "  model ", dense=search)
+    assert model.queries == 1
+    assert first.hits and second.hits and again.hits == first.hits
