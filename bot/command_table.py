@@ -62,8 +62,8 @@ COMMANDS = (
         "author\n"
         "• `/claims GAPO#3`: one claim by its address (paper name or arXiv ID, `#`, number)\n"
         "• `/claims compare AIME24`: per paper, the claims reporting a benchmark or model\n"
-        "• `/claims related GAPO#1`: other papers' claims on the same benchmarks (a hit's "
-        "*Related* button)\n"
+        "• `/claims related GAPO#1`: other papers' claims on the same benchmarks, or close in "
+        "meaning (a hit's *Related* button)\n"
         "Every word must match; quote words to match them as a phrase. With search by "
         "meaning on, claims saying the same in other words or the other language follow, "
         "marked _similar meaning_. 10 results a page.",

@@ -70,8 +70,8 @@ def related(found: Related | None) -> Message:
         text = f"No other paper's claim reports what {name} reports."
         return _finish(text, [section(text)])
     blocks: list[Block] = [context(f"Claims of other papers related to {name}")]
-    for report, shared in found.related:
-        reason = f"_both report {clip_escaped(shared, 60)}_"
+    for report, why in found.related:
+        reason = f"_{clip_escaped(why, 80)}_"
         paper = clip_escaped(report.hit.paper.label, 150)
         blocks.append(section(f"*{paper}* · {reason}\n{_line(report)}"))
     return _finish(f"Claims related to {claim.address or claim.number}", blocks)

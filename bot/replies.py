@@ -110,7 +110,7 @@ async def claims(
     if verb.lower() == "compare" and page == 1:
         return await compare_on(sessions, rest)
     if verb.lower() == "related" and page == 1:
-        return await related_by_address(sessions, rest)
+        return await related_by_address(sessions, rest, dense)
     async with sessions() as session:
         try:
             addressed = await find_claim(session, text) if page == 1 else None
@@ -163,17 +163,22 @@ async def compare_on(sessions: Sessions, name: str) -> Message:
     return comparison(found)
 
 
-async def related_to(sessions: Sessions, claim_id: int) -> Message:
-    """*Related* on a claim: other papers' claims reporting the same names."""
+async def related_to(
+    sessions: Sessions, claim_id: int, dense: DenseSearch | None = None
+) -> Message:
+    """*Related* on a claim: other papers' claims reporting the same names, then those
+    closest in meaning."""
     async with sessions() as session:
         try:
-            found = await related_claims(session, claim_id)
+            found = await related_claims(session, claim_id, dense)
         except BadQuery as refusal:
             return blocks.refusal(str(refusal))
     return related(found)
 
 
-async def related_by_address(sessions: Sessions, address: str) -> Message:
+async def related_by_address(
+    sessions: Sessions, address: str, dense: DenseSearch | None = None
+) -> Message:
     """`/claims related GAPO#1`: the *Related* button, typed."""
     async with sessions() as session:
         addressed = await find_claim(session, address)
@@ -181,7 +186,7 @@ async def related_by_address(sessions: Sessions, address: str) -> Message:
         return blocks.refusal(
             f"“{address[:80]}” is not a claim's address; write one like `/claims related GAPO#1`."
         )
-    return await related_to(sessions, addressed.hits[0].claim_id)
+    return await related_to(sessions, addressed.hits[0].claim_id, dense)
 
 
 # --- the full review ------------------------------------------------------------------

@@ -11,13 +11,15 @@ found claim is checked here for a mention of the name.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
+from storage import dialect, vectors
+from storage.dense import DenseSearch
 from storage.search import SEARCH_BUDGET_SECONDS, ClaimHit, PaperRef, _hits
 from storage.search_text import BadQuery, Query, SearchTooCostly, Term, parse_query
 
@@ -183,18 +185,23 @@ def shared_names(hit: ClaimHit) -> list[str]:
 
 MAX_RELATED = 5
 NAMES_LOOKED_AT = 6  # of one claim's names, in order: one search each
+NEAREST_LOOKED_AT = 40  # neighbours by meaning read to find those of other papers
+MAX_CLAIMS_OF_A_PAPER = 500  # the claim's own vector is read among its paper's
 
 
 @dataclass(frozen=True)
 class Related:
     claim: ClaimHit
-    related: list[tuple[Report, str]]  # another paper's claim, and the name both report
+    related: list[tuple[Report, str]]  # another paper's claim, and why ("both report AIME24")
 
 
-async def related_claims(session: AsyncSession, claim_id: int) -> Related | None:
+async def related_claims(
+    session: AsyncSession, claim_id: int, dense: DenseSearch | None = None
+) -> Related | None:
     """Up to MAX_RELATED claims of other papers reporting a name this claim reports (a
-    benchmark, baseline or model), at most two per name so that several names show;
-    None when the claim is no longer in the store."""
+    benchmark, baseline or model), at most two per name so that several names show; then,
+    with search by meaning ready, the other papers' claims closest in meaning. None when
+    the claim is no longer in the store."""
     found = await _hits(session, [claim_id], parse_query(""))
     if not found:
         return None
@@ -215,6 +222,26 @@ async def related_claims(session: AsyncSession, claim_id: int) -> Related | None
         for name, reports in zip(names, per_name, strict=True):
             fresh = [r for r in reports if r.hit.claim_id not in seen]
             if fresh and len(picked) < MAX_RELATED:
-                picked.append((fresh[0], name))
+                picked.append((fresh[0], f"both report {name}"))
                 seen.add(fresh[0].hit.claim_id)
-    return Related(claim, picked)
+    if dense is not None and dense.ready and len(picked) < MAX_RELATED:
+        for hit in await _close_in_meaning(session, dense, claim, seen):
+            picked.append((Report(hit, "", [], []), "close in meaning"))
+    return Related(claim, picked[:MAX_RELATED])
+
+
+async def _close_in_meaning(
+    session: AsyncSession, dense: DenseSearch, claim: ClaimHit, seen: set[int]
+) -> list[ClaimHit]:
+    """Other papers' claims nearest to `claim` by meaning, at or above the model's floor."""
+    ids, matrix = await vectors.claim_vectors_where(
+        session, dense.embedder, paper_ids=[claim.paper.id], since=None, until=None,
+        limit=MAX_CLAIMS_OF_A_PAPER,
+    )  # fmt: skip
+    if claim.claim_id not in ids:  # not embedded yet
+        return []
+    vector = matrix[ids.index(claim.claim_id)]
+    nearest = await asyncio.to_thread(dense.claims.search, vector, NEAREST_LOOKED_AT)
+    near = [item for item, score in nearest if score >= dense.embedder.floor]
+    hits = await _hits(session, [item for item in near if item not in seen], parse_query(""))
+    return [hit for hit in hits if hit.paper.id != claim.paper.id]

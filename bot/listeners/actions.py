@@ -153,7 +153,7 @@ def register(app: AsyncApp, services: Services) -> None:
         chosen = (action.get("selected_option") or {}).get("value")
         claim, key = ids.claim_id(chosen), ids.paper_key(chosen)
         if claim is not None:
-            reply = await bounded(services, replies.related_to(sessions, claim))
+            reply = await bounded(services, replies.related_to(sessions, claim, services.dense))
         elif key is not None:
             reply = await bounded(services, replies.save_paper(sessions, body["user"]["id"], key))
         else:

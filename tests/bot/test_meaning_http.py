@@ -45,3 +45,13 @@ async def test_papers_from_a_reingest_are_embedded_in_the_background(
     await bot.responses(1, within=60)
     reply = await until_by_meaning(bot, "/claims AUROC zebra")
     assert "similar meaning" in as_text(reply)
+
+
+async def test_related_adds_claims_of_other_papers_close_in_meaning(bot: Bot) -> None:
+    await until_by_meaning(bot, "/claims AUROC zebra")
+    _, reply = await bot.command("/claims related RLCDAlignBench#1")
+    sections = [b["text"]["text"] for b in reply["blocks"] if b["type"] == "section"]
+    close = [text for text in sections if "_close in meaning_" in text]
+    assert close, as_text(reply)
+    assert len(sections) <= 5
+    assert not any(text.startswith("*RLCDAlignBench*") for text in close)  # other papers only
