@@ -41,6 +41,6 @@ def test_a_suspect_file_is_named_with_what_it_would_remove() -> None:
 
     text = as_text(ingest_done(report).as_payload())
 
-    assert "0 new, 0 changed, 2 unchanged, 1 failed files" in text
+    assert "files 0 new, 0 changed, 2 unchanged, 1 failed;" in text
     assert "`digests/day.txt`: suspect: this version would remove 6 claims (AV-GRPO#2, …)" in text
     assert "paperbot ingest --force digests/day.txt" in text

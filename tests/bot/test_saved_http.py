@@ -84,7 +84,7 @@ async def test_a_saved_paper_gone_from_the_store_is_shown_and_removable(
     bot: Bot, database_url: URL
 ) -> None:
     await save_from_card(bot, "/paper ENEAS", user="USAVE3")
-    async with db.open_engine(database_url) as engine, db.session_factory(engine).begin() as s:
+    async with db.open_engine(database_url) as engine, db.writing(db.session_factory(engine)) as s:
         await s.execute(delete(Paper).where(Paper.name == "ENEAS"))
     _, listed = await bot.command("/paper saved", user="USAVE3")
     assert "*ENEAS*\n_no longer in the store_" in as_text(listed)
@@ -93,7 +93,7 @@ async def test_a_saved_paper_gone_from_the_store_is_shown_and_removable(
 
 
 async def test_the_list_holds_at_most_200_papers_and_says_so(bot: Bot, database_url: URL) -> None:
-    async with db.open_engine(database_url) as engine, db.session_factory(engine).begin() as s:
+    async with db.open_engine(database_url) as engine, db.writing(db.session_factory(engine)) as s:
         s.add_all(
             SavedPaper(user_id="USAVE4", paper_key=f"text:{i:08x}", label=f"Paper {i}")
             for i in range(saved.MAX_SAVED)
