@@ -78,7 +78,7 @@ async def test_a_paper_gone_from_the_store_and_a_stale_button_say_so(
     bot: Bot, database_url: URL
 ) -> None:
     _, card = await bot.command("/paper ENEAS")
-    async with db.open_engine(database_url) as engine, db.session_factory(engine).begin() as s:
+    async with db.open_engine(database_url) as engine, db.writing(db.session_factory(engine)) as s:
         await s.execute(delete(Paper).where(Paper.name == "ENEAS"))
     assert await bot.click(buttons(card)["Full review"]) == 200
     assert "That paper is no longer in the store." in as_text(await opened(bot))
