@@ -5,36 +5,21 @@ it is accepted on purpose; a file still being written is left for the next run."
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.ingest import ingest
-from storage import db
 from storage.models import Claim, Document, Paper
 from storage.status import store_status
 from tests.digests import SEEDS
 
 AV_GRPO = "000_e3eab0f621521816.txt"  # deep reads: AV-GRPO first, its claim 5 on line 21
 SEED_TEXTS = {path.name: path.read_bytes() for path in sorted(SEEDS.glob("*.txt"))}
-
-
-@pytest.fixture
-def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return db.session_factory(engine)
-
-
-@pytest.fixture
-def seeds(tmp_path: Path) -> Path:
-    folder = tmp_path / "digests"
-    shutil.copytree(SEEDS, folder)
-    return folder
 
 
 Contents = tuple[set[int], set[tuple[int, str, int, str, str]]]
