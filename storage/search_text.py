@@ -93,11 +93,35 @@ def _cleaning_table() -> dict[int, str | None]:
     return table
 
 
+@functools.cache
+def _needs_cleaning() -> re.Pattern[str]:
+    """A character whose NFKD form holds one that the cleaning table changes (`é`: `e`
+    and an accent), or any beyond the first 65,536 (rare: read the long way)."""
+    table = _cleaning_table()
+    codes = [
+        code for code in range(0x10000)
+        if code in table or any(ord(c) in table for c in unicodedata.normalize("NFKD", chr(code)))
+    ]  # fmt: skip
+    runs: list[list[int]] = []  # [first, last] of each run of consecutive codes
+    for code in codes:
+        if runs and code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    first_plane = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in runs)
+    # Other planes as a second branch: one class holding both would be read range by range.
+    return re.compile(f"[{first_plane}]|[\U00010000-\U0010ffff]")
+
+
 def normalise(text: str) -> str:
     """Fold width, case and accents; drop zero-width characters; controls become spaces."""
     if text.isascii():  # the common case, and nothing to fold but case and controls
         return text.lower().translate(_ASCII_CONTROLS)
-    text = unicodedata.normalize("NFKD", text.casefold()).translate(_cleaning_table())
+    text = text.casefold()
+    # NFKC(NFKD(x)) is NFKC(x): the decomposition and the per-character table (slow on
+    # Chinese) are only needed for text holding something the table removes.
+    if _needs_cleaning().search(text):
+        text = unicodedata.normalize("NFKD", text).translate(_cleaning_table())
     return unicodedata.normalize("NFKC", text)
 
 
@@ -154,27 +178,36 @@ def _run_tokens(run: str, *, indexing: bool) -> list[str]:
 def index_text(*parts: str | None) -> str:
     """The text stored in the search column for the given fields: its tokens in order,
     then the other forms of its words, once each (see the module's description)."""
-    tokens: list[str] = []
-    forms: list[str] = []
+    # Ingest's hot path: one lookup per token, every kind of token in the same cache.
     known = _INDEXED.get
-    for cjk, number, word in _TOKEN_KIND.findall(normalise(" ".join(p for p in parts if p))):
-        if word:
-            own, others = known(word) or _indexed_word(word)
-            tokens.append(own)
-            if others:
-                forms += others
-        elif number:
-            tokens.append(number)
-        else:  # what _run_tokens(cjk, indexing=True) gives, inlined: ingest's hot path
-            tokens.extend(map(str.__add__, cjk, cjk[1:]))
-            tokens.append(cjk[-1])
-    tokens.extend(dict.fromkeys(forms))
-    return " ".join(tokens)
+    text = normalise(" ".join(p for p in parts if p))
+    entries = [known(token) or _indexed(token) for token in _INDEXED_TOKEN.findall(text)]
+    tokens = " ".join([own for own, _ in entries])
+    forms = [form for _, others in entries if others for form in others]
+    return f"{tokens} {' '.join(dict.fromkeys(forms))}" if forms else tokens
 
 
-# What index_text adds for a word as the text holds it (`x-planner` included), looked up
-# once per word (a plain dict: the cheapest lookup on ingest's hot path), emptied when full.
+# What index_text adds for a token as the text holds it (`x-planner` included): its
+# tokens joined by spaces and the other forms of a word; looked up once per token (a plain
+# dict: the cheapest lookup on ingest's hot path), emptied when full.
 _INDEXED: dict[str, tuple[str, tuple[str, ...]]] = {}
+# The runs _TOKEN_KIND reads, without telling their kind: a decimal number holds a dot,
+# a Chinese/Japanese/Korean run starts with one of those characters, a word is the rest.
+_INDEXED_TOKEN = re.compile(rf"[{_CJK}]+|{_NUMBER}|{_LETTERS}(?:[{_HYPHEN}](?!\d+\.\d){_LETTERS})*")
+_LONGEST_CACHED_RUN = 16  # Chinese runs repeat when short; long ones are not kept
+
+
+def _indexed(token: str) -> tuple[str, tuple[str, ...]]:
+    if "." in token:  # a decimal number, as written
+        return token, ()
+    if not _CJK_RUN.match(token):
+        return _indexed_word(token)
+    entry = (" ".join([*map(str.__add__, token, token[1:]), token[-1]]), ())
+    if len(token) <= _LONGEST_CACHED_RUN:
+        if len(_INDEXED) >= _WORD_CACHE:
+            _INDEXED.clear()
+        _INDEXED[token] = entry
+    return entry
 
 
 def _indexed_word(word: str) -> tuple[str, tuple[str, ...]]:

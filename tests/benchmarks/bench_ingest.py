@@ -65,7 +65,7 @@ def load(paperbot: str, code: str, store: str, url: str, corpus: Path, workdir: 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
     env |= {"PAPERBOT_DATABASE_URL": url, "PAPERBOT_SETTLE_SECONDS": "0"}
     files = sorted(str(p) for p in corpus.glob("bench_*.txt"))
-    command = [paperbot, "ingest", "--json", *files]
+    command = [paperbot, "ingest", "--json", "--no-embed", *files]
     print(f"{code} on {store}: ingesting {corpus}", file=sys.stderr)
     subprocess.run([paperbot, "db", "upgrade"], env=env, cwd=workdir, check=True,
                    capture_output=True)  # fmt: skip
