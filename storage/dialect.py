@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date
+from itertools import chain
 from typing import Any
 
-from sqlalchemy import Connection, Table, TextClause, bindparam, insert, text
+from sqlalchemy import Connection, Table, TextClause, bindparam, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -73,21 +74,24 @@ async def insert_many(
     end of every statement: each row became an index segment to merge (7x slower).
     Statements hold 2048, 1024, …, 1 rows, so that the driver's cache of prepared
     statements (large ones, for many rows) holds a dozen shapes, not one for every count.
-    PostgreSQL: asyncpg's prepared `executemany`.
+    PostgreSQL: COPY, on the session's connection and so in its transaction: the server
+    parses no statement per row (a third less time than asyncpg's `executemany`). The
+    values must be of the columns' types (COPY's binary format converts nothing).
     """
     if not rows:
         return
-    if session.get_bind().dialect.name != "sqlite":
-        await session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
-        return
     connection = await session.connection()
+    if connection.dialect.name == "postgresql":
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert raw is not None  # an asyncpg connection
+        await raw.copy_records_to_table(table.name, records=rows, columns=list(columns))
+        return
     head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
     one = "(" + ", ".join("?" * len(columns)) + ")"
     start = 0
     while start < len(rows):
         count = min(_SQLITE_ROWS_PER_INSERT, 1 << ((len(rows) - start).bit_length() - 1))
-        chunk = rows[start : start + count]
-        values = tuple(value for row in chunk for value in row)
+        values = tuple(chain.from_iterable(rows[start : start + count]))
         await connection.exec_driver_sql(head + ", ".join([one] * count), values)
         start += count
 

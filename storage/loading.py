@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple, cast
@@ -85,10 +85,13 @@ class PaperInput:
             return frozenset()
         return matching.sentences(_identity_texts(self.fields, self.claims))
 
-    def claim_rows(self, paper_id: int) -> list[tuple[int, ClaimInput, str]]:
+    def claim_rows(self, paper_id: int) -> list[tuple[int, int, str, str, str, str]]:
+        """The claims as rows of the `claims` table (_CLAIM_COLUMNS)."""
         return [
-            (paper_id, ClaimInput(*claim), text)
-            for claim, text in zip(self.claims, self.claim_search, strict=True)
+            (paper_id, number, text_zh, quote_en, source, search_text)
+            for (number, text_zh, quote_en, source), search_text in zip(
+                self.claims, self.claim_search, strict=True
+            )
         ]
 
 
@@ -198,7 +201,7 @@ async def save_document(
 
     known = [paper for paper in unique if paper.key in existing]
     stored_claims = await _claims_by_paper(session, [existing[p.key].id for p in known])
-    new_claims: list[tuple[int, ClaimInput, str]] = []
+    new_claims: list[tuple[int, int, str, str, str, str]] = []
     mixed: list[Paper] = []  # rows whose search text needs stored and new values together
     for paper in known:
         row = existing[paper.key]
@@ -455,13 +458,9 @@ def _refresh(row: Paper, paper: PaperInput, digest_date: date, mixed: list[Paper
 
 
 async def _insert_claims(
-    session: AsyncSession, claims: Iterable[tuple[int, ClaimInput, str]]
+    session: AsyncSession, rows: Sequence[tuple[int, int, str, str, str, str]]
 ) -> None:
-    """Insert claims, each with its paper id and its search text."""
-    rows = [
-        (paper_id, c.number, c.text_zh, c.quote_en, c.source, search_text)
-        for paper_id, c, search_text in claims
-    ]
+    """Insert claims as rows of _CLAIM_COLUMNS: paper id, claim, search text."""
     await dialect.insert_many(session, CLAIMS, _CLAIM_COLUMNS, rows)
 
 
