@@ -22,6 +22,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs import selection
@@ -217,6 +218,7 @@ async def ingest(
             progress.started(len(files))
         options = _Options(force, accept_losses, max_file_mb, settle_seconds, parse_workers)
         await _ingest_files(sessions, files, options, report, progress)
+        await _finish_indexes(sessions)
         interrupted = False
     finally:
         async with sessions.begin() as session:
@@ -229,6 +231,14 @@ async def ingest(
                 interrupted=interrupted,
             )
     return report
+
+
+async def _finish_indexes(sessions: async_sessionmaker[AsyncSession]) -> None:
+    try:
+        async with sessions.begin() as session:
+            await loading.finish_ingest(session)
+    except DBAPIError as error:  # e.g. not the index's owner: autovacuum does it later
+        log.warning("search index entries left for autovacuum to merge: %s", error.orig)
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,31 @@ async def insert_many(
         start += count
 
 
+# PostgreSQL's full-text (GIN) indexes collect new entries in a pending list and merge it
+# into the index whenever it outgrows `gin_pending_list_limit` (4 MB by default): every
+# file or two of a bulk load. A larger list while ingest writes merges less often, in
+# bigger sorted batches (claims store in a third less time); `merge_pending_index_entries`
+# merges what is left once the ingest ends, so searches never scan a large pending list.
+_INGEST_GIN_PENDING_LIST = "64MB"
+_GIN_INDEXES = ("fts_claims", "fts_papers")
+
+
+async def prepare_ingest_write(session: AsyncSession) -> None:
+    """Settings for the rest of an ingest transaction that stores a file."""
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(
+            text(f"SET LOCAL gin_pending_list_limit = '{_INGEST_GIN_PENDING_LIST}'")
+        )
+
+
+async def merge_pending_index_entries(session: AsyncSession) -> None:
+    """After an ingest: PostgreSQL merges the full-text indexes' pending entries now (one
+    bulk merge) rather than leave them for autovacuum, scanned by every search meanwhile."""
+    if session.get_bind().dialect.name == "postgresql":
+        for index in _GIN_INDEXES:
+            await session.execute(text(f"SELECT gin_clean_pending_list('{index}'::regclass)"))
+
+
 def check_foreign_keys(connection: Connection) -> None:
     """After a migration on SQLite (run with foreign keys off): nothing may dangle."""
     if connection.dialect.name == "sqlite":

@@ -120,6 +120,11 @@ class SaveResult:
         return " and ".join(parts)
 
 
+async def finish_ingest(session: AsyncSession) -> None:
+    """Once an ingest has stored its files: bring the search indexes up to date in bulk."""
+    await dialect.merge_pending_index_entries(session)
+
+
 async def find_document(session: AsyncSession, path: str) -> Document | None:
     result = await session.execute(select(Document).where(Document.path == path))
     return result.scalar_one_or_none()
@@ -173,6 +178,7 @@ async def save_document(
 ) -> SaveResult:
     """Store a parsed file and its papers, replacing what the file said before; its
     warnings (parts left out) are kept on the document, one a line."""
+    await dialect.prepare_ingest_write(session)
     document = await _put_document(
         session, path, content_hash=content_hash, size_bytes=size, format=format,
         digest_date=digest_date, parser_version=parser_version, status="ok",

@@ -214,6 +214,8 @@ def _reads_as_quote(body: str) -> bool:
 
 
 def _is_chinese(text: str) -> bool:
+    if not has_cjk(text):  # most paragraphs asked are English quotes: one quick scan
+        return False
     cjk, letters = cjk_share(text)
     return cjk > letters * _QUOTE_MAX_CJK_SHARE
 
