@@ -16,27 +16,27 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from tqdm import tqdm
 
 from bot import logs, manifest, version
-from bot.app import slack_client
-from bot.blocks import summary_messages
 from bot.command_table import COMMANDS, NAMES
-from bot.messenger import SlackMessenger
-from bot.server import CannotListen, serve
 from bot.settings import ConfigError, Settings, load_settings
-from bot.shell import Sent, UnknownCommand, offline_bot
-from bot.text_view import as_text
-from jobs import summary
 from jobs.check import check
 from jobs.embedding import EmbedReport, embed_pending
 from jobs.ingest import ingest
 from storage import db, saved, transfer
 from storage.embedders import EmbedderChoice, EmbedderUnavailable, load_embedder
 from storage.status import store_status
+
+if TYPE_CHECKING:
+    from bot.shell import Sent
+
+# The Slack app, the server and the summary are imported by the commands that use them:
+# `paperbot ingest` (and the parse processes it starts, which import this module again)
+# starts in about half the time without them.
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Processes parsing digest files beside this one, which writes them: one a core (the
@@ -224,6 +224,8 @@ async def cmd_db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.shell import UnknownCommand, offline_bot
+
     async with offline_bot(settings) as bot:
         try:
             sent = await bot.ask(args.text, user=args.user, channel=args.channel)
@@ -237,6 +239,8 @@ async def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def as_plain_text(sent: list[Sent]) -> str:
+    from bot.text_view import as_text
+
     return "\n\n".join(as_text(message.payload) for message in sent)
 
 
@@ -247,6 +251,8 @@ def shell_help() -> str:
 
 
 async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.shell import UnknownCommand, offline_bot
+
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
     print(f"paperbot shell: type a slash command ({', '.join(NAMES)}), `help`, or `quit`.")
@@ -273,6 +279,12 @@ async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import slack_client
+    from bot.blocks import summary_messages
+    from bot.messenger import SlackMessenger
+    from bot.text_view import as_text
+    from jobs import summary
+
     channel = args.channel or settings.digest_channel
     today = datetime.now(settings.timezone).date()
     async with db.open_engine(settings.database_url) as engine:
@@ -299,6 +311,8 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.server import CannotListen, serve
+
     settings.require_slack(socket_mode=args.socket)
     host, port = args.host or settings.host, args.port or settings.port
     try:
