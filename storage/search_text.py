@@ -180,7 +180,9 @@ def index_text(*parts: str | None) -> str:
     then the other forms of its words, once each (see the module's description)."""
     # Ingest's hot path: one lookup per token, every kind of token in the same cache.
     known = _INDEXED.get
-    text = normalise(" ".join(p for p in parts if p))
+    # Each part on its own: an English quote takes normalise's fast ASCII path. The same
+    # text as normalising them joined, since nothing folds or composes across a space.
+    text = " ".join([normalise(p) for p in parts if p])
     entries = [known(token) or _indexed(token) for token in _INDEXED_TOKEN.findall(text)]
     tokens = " ".join([own for own, _ in entries])
     forms = [form for _, others in entries if others for form in others]
