@@ -108,11 +108,10 @@ def report(runs: list[Run], corpus_mb: float, claims: int) -> str:
         f"{papers} --write` (add `--before PATH/TO/OLD/paperbot` for the side by side).",
         "",
         f"Loading {papers:,} synthetic papers ({claims:,} claims, {corpus_mb:,.0f} MB in "
-        "files of 200) into a fresh database with `paperbot ingest` (parse, store, lexical "
-        "index), then again unchanged. Target: 1,000 papers/s on this 2-core machine. CPU is "
-        "the user and system time of the `paperbot` process: with parse processes (`this`), "
-        "theirs is not counted (they are children of a fork server), so there it is the "
-        "writer's share. The "
+        "files of 200) into a fresh database with `paperbot ingest --no-embed` (parse, store, "
+        "lexical index), then again unchanged. Target: 1,000 papers/s on this 2-core machine. "
+        "CPU is the user and system time of the `paperbot` process: its parse processes' is "
+        "not counted (they are children of a fork server), so it is the writer's share. The "
         "load average is the machine's when the run ended (other work shared it when above "
         "2, and the rates fell with it).",
         "",
