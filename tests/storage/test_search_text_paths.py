@@ -1,0 +1,50 @@
+"""The tokenizer's quick paths give the text the long way would: ingest takes them for
+speed, and search must keep matching what was indexed before."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from storage import search_text
+from storage.search_text import index_text, normalise
+
+# Letters, Chinese, accents, zero-width and width variants, controls, other planes.
+_PIECES = st.sampled_from(
+    ["a", "É", "ß", "ﬁ", "Ａ", "中", "延迟", "\u0301", "\u200b", "\x00", "\n", "-", "2.5",
+     "x-planner", "AIME2024", "한국", "カタ", "\U00020000", "\U0001d400", "①", "²", "\u3000",
+     " ", "，"]
+)  # fmt: skip
+_TEXTS = st.lists(_PIECES | st.text(max_size=8), max_size=12).map("".join)
+
+
+@contextmanager
+def _the_long_way() -> Iterator[None]:
+    """Every text through the decomposition and the cleaning table."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_text, "_needs_cleaning", lambda: re.compile(r"[\s\S]"))
+        yield
+
+
+def test_every_character_of_the_first_plane_normalises_as_the_long_way() -> None:
+    texts = [f"a{chr(code)}b" for code in range(0x80, 0x10000)]
+    quick = [normalise(text) for text in texts]
+    with _the_long_way():
+        assert [normalise(text) for text in texts] == quick
+
+
+@given(_TEXTS)
+def test_any_text_normalises_as_the_long_way(text: str) -> None:
+    quick = normalise(text)
+    with _the_long_way():
+        assert normalise(text) == quick
+
+
+@given(st.lists(_TEXTS | st.none(), max_size=4))
+def test_fields_are_indexed_as_their_text_joined(parts: list[str | None]) -> None:
+    assert index_text(*parts) == index_text(" ".join(p for p in parts if p))
