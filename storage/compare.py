@@ -103,7 +103,7 @@ def report(hit: ClaimHit, key: str) -> Report | None:
 
 def _name_query(name: str) -> Query:
     """The search for a name: itself, which finds its short or long year form as well."""
-    query = parse_query(name)
+    query = parse_query(name, translate=False)  # a name is matched as written
     if query.empty or len(query.terms) > 3:
         raise BadQuery(
             "`/claims compare` needs one benchmark, baseline or model name, like "

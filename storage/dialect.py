@@ -138,12 +138,19 @@ async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[
 # rest, so a common word costs no more than a rare one.
 
 
+# What an occurrence of a word's translation counts for in a claim's score, against 1 for
+# the word as typed: a claim in the language asked ranks first, all else being equal.
+TRANSLATED_WEIGHT = 0.5
+
+
 def _fts5_term(term: Term) -> str:
     # Tokens hold letters and digits only, so quoting them is all the escaping needed.
     if term.prefix:
         return f'"{term.tokens[0]}"*'
-    phrase = '"' + " ".join(term.tokens) + '"'
-    return phrase if term.joined is None else f'({phrase} OR "{term.joined}")'
+    phrases = ['"' + " ".join(t.tokens) + '"' for t in (term, *term.also)]
+    if term.joined is not None:
+        phrases.insert(1, f'"{term.joined}"')
+    return phrases[0] if len(phrases) == 1 else f"({' OR '.join(phrases)})"
 
 
 def _fts5(query: Query) -> str:
@@ -156,8 +163,11 @@ def _fts5(query: Query) -> str:
 def _tsquery_term(term: Term) -> str:
     if term.prefix:
         return f"'{term.tokens[0]}':*"
-    phrase = "(" + " <-> ".join(f"'{token}'" for token in term.tokens) + ")"
-    return phrase if term.joined is None else f"({phrase} | '{term.joined}')"
+    phrases = ["(" + " <-> ".join(f"'{token}'" for token in t.tokens) + ")"
+               for t in (term, *term.also)]  # fmt: skip
+    if term.joined is not None:
+        phrases.insert(1, f"'{term.joined}'")
+    return phrases[0] if len(phrases) == 1 else f"({' | '.join(phrases)})"
 
 
 def _tsquery(query: Query) -> str:
@@ -227,6 +237,12 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
         if term.joined is not None:  # `xplanner` for `x-planner`
             params[f"joined{i}"] = f" {term.joined} "
             occurrences.append(_occurrences(padded, f"joined{i}", len(term.joined) + 2))
+        for j, other in enumerate(term.also):  # the other language counts for less
+            needle = " " + " ".join(other.tokens) + " "
+            params[f"also{i}_{j}"] = needle
+            occurrences.append(
+                f"{TRANSLATED_WEIGHT} * {_occurrences(padded, f'also{i}_{j}', len(needle))}"
+            )
         counts.append(f"{' + '.join(occurrences)} AS tf{i}")
         parts.append(f"tf{i} * 2.2 / (tf{i} + 1.2 * (0.25 + 0.75 * dl / 400.0))")
         bonus = _exact_bonus(padded, term.exact, f"exact{i}_", params, 2.2)

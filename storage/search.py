@@ -4,6 +4,7 @@ sentence to show them, and nothing else reaches the user as an error."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -13,7 +14,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import authors, dialect, hybrid, paper_keys
+from storage import authors, dialect, hybrid, paper_keys, search_text
 from storage.dense import DenseSearch
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
@@ -183,6 +184,7 @@ async def lookup_paper(
     if found is not None:
         return found
     words, names = authors.split_authors(text)
+    await read_dictionary()
     query = parse_query(words)
     page = max(page, 1)
     if not names:
@@ -228,6 +230,13 @@ async def lookup_paper(
     )
 
 
+async def read_dictionary() -> None:
+    """Searches find words across languages once the dictionary is read: the first search
+    reads it in a thread (`serve` does so in its warm-up), never on the event loop."""
+    if not search_text.dictionary_read():
+        await asyncio.to_thread(search_text.read_dictionary)
+
+
 def filter_spans(text: str) -> list[tuple[int, int]]:
     """Where `paper:`, `since:`, `until:` and `author:` stand in a `/claims` text (not
     words)."""
@@ -267,6 +276,7 @@ async def search_claims(
     """One page of `/claims` results, 10 a page, in a stable order; fused with search by
     meaning when `dense` is given and ready."""
     search = parse_claim_search(text)
+    await read_dictionary()
     query = parse_query(search.words)
     papers: list[PaperRef] = []
     paper_ids: tuple[int, ...] | None = None

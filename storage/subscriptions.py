@@ -62,7 +62,7 @@ async def subscribe(
     if len(words) > MAX_WORDS:
         raise BadQuery(f"Follow at most {MAX_WORDS} characters of words.")
     rest, names = authors.split_authors(words)
-    query = parse_query(rest)
+    query = parse_query(rest, translate=False)
     if not names:
         query.needs_words()
     if query.empty and not names:
@@ -220,7 +220,7 @@ def _search(words: str) -> tuple[Query, tuple[str, ...]] | None:
         rest, names = authors.split_authors(words)
     except BadQuery:
         return None
-    query = parse_query(rest)
+    query = parse_query(rest, translate=False)  # the same matches whenever it runs
     return None if query.empty and not names else (query, names)
 
 
