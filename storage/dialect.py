@@ -249,6 +249,10 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
         if bonus:
             counts.append(f"{' + '.join(bonus)} AS exact{i}")
             parts.append(f"exact{i}")
+    bonus = _phrase_bonus(padded, query.bonus, "bonus", params, 2.2)
+    if bonus:
+        counts.append(f"{' + '.join(bonus)} AS bonus")
+        parts.append("bonus")
     # `count(*) OVER ()` is the number of rows ranked (the window's matches), computed
     # with the ranking itself: the page's total costs no second search.
     return f"""
@@ -273,6 +277,13 @@ def _exact_bonus(
         params[f"{name}{j}"] = f"% {word} %"
         sql.append(f"(CASE WHEN {padded} LIKE :{name}{j} THEN {weight / len(words)} ELSE 0 END)")
     return sql
+
+
+def _phrase_bonus(
+    padded: str, phrases: tuple[Term, ...], name: str, params: dict[str, Any], weight: float
+) -> list[str]:
+    """`weight` for each of these phrases (a Chinese run as typed) `padded` holds."""
+    return _exact_bonus(padded, tuple(" ".join(p.tokens) for p in phrases), name, params, weight)
 
 
 @dataclass(frozen=True)
@@ -376,6 +387,9 @@ async def match_papers(
     params: dict[str, Any] = {"limit": limit, "window": window}
     exact = tuple(dict.fromkeys(word for term in query.terms for word in term.exact))
     bonus = _exact_bonus("(' ' || p.search_head || ' ')", exact, "exact", params, 1.0)
+    # A Chinese run as typed (`具身智能`), searched as its words, ranks its papers first.
+    whole = "(' ' || p.search_head || ' ' || p.search_body || ' ')"
+    bonus += _phrase_bonus(whole, query.bonus, "bonus", params, 1.0)
     as_typed = f"{' + '.join(bonus)} DESC, " if bonus else ""
     if session.get_bind().dialect.name == "sqlite":
         params["match"] = _fts5(query)

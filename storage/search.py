@@ -215,11 +215,18 @@ async def lookup_paper(
         via = [paper_id for paper_id in via if paper_id not in holding]
     ids = (own + via)[:RANK_WINDOW]
     by_words = len(ids)
+    pinned = None
+    # Words also searched in the other language or cut into words show a list, not one
+    # paper's card; the one paper the words match as typed, if any, heads it.
+    if query.widened and not names:
+        by_words, pinned = -1, await _matched_as_typed(session, words)
     why: dict[int, str] = {}
     # An author or an excluded word narrows what is asked for; meaning would widen it again.
     if dense is not None and dense.ready and not names and not query.excluded:
         fused = await hybrid.paper_ranking(session, dense, text, ids)
         ids, why = fused.ids, fused.why
+    if pinned is not None and pinned in ids:
+        ids = [pinned, *(paper_id for paper_id in ids if paper_id != pinned)]
     shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
     refs = [
@@ -228,6 +235,21 @@ async def lookup_paper(
     return PaperMatches(
         "text", refs, query.notes, len(ids), page, frozenset(via), capped, by_words=by_words
     )
+
+
+async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
+    """The paper the words match as typed (without their translations, Chinese not cut
+    into words), when they match exactly one."""
+    query = parse_query(words, translate=False)
+    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+        own = await dialect.match_papers(session, query, limit=2, window=RANK_WINDOW)
+        by_claims, _ = await dialect.papers_by_claims(session, query, window=RANK_WINDOW)
+    if query.excluded:
+        holding = await dialect.papers_holding(session, query.excluded, own + by_claims)
+        own = [paper_id for paper_id in own if paper_id not in holding]
+        by_claims = [paper_id for paper_id in by_claims if paper_id not in holding]
+    found = list(dict.fromkeys(own + by_claims))[:2]
+    return found[0] if len(found) == 1 else None
 
 
 async def read_dictionary() -> None:

@@ -245,6 +245,16 @@ class Query:
     notes: tuple[str, ...] = ()  # what was left out of the search, told to the user
     # What no hit may contain (`-video`, `-"a phrase"`): terms matched the same way.
     excluded: tuple[Term, ...] = ()
+    # Chinese typed as one run but searched as its words: the run itself and the pieces no
+    # dictionary word covers (`具身` in `具身智能`), as tokens. A hit holding them ranks
+    # higher; none is required.
+    bonus: tuple[Term, ...] = ()
+
+    @property
+    def widened(self) -> bool:
+        """Some words are also searched in the other language or cut into words: a
+        single match is no longer as telling as a name."""
+        return bool(self.bonus) or any(term.also for term in self.terms)
 
     @property
     def empty(self) -> bool:
@@ -294,6 +304,7 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
     notes: list[str] = []
     words = bilingual.loaded() if translate else None
     budget = [MAX_TRANSLATED_TOKENS]
+    bonus: list[Term] = []
     typed = normalise(text)
     if typed.count('"') % 2 or typed.count("“") != typed.count("”"):
         notes.append("A quote without its closing quote was read as a word.")
@@ -310,7 +321,7 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
             terms.append((Term(tuple(runs), prefix=True, runs=tuple(runs)), excluded))
             continue
         if words is not None and match.group(4) is not None and not excluded:
-            translated = _translated(runs, words, budget)
+            translated = _translated(runs, words, budget, bonus)
             if translated:
                 terms.extend((term, False) for term in translated)
                 continue
@@ -322,12 +333,13 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
         term = Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs))
         terms.append((term, excluded))
-    return _bounded(terms, notes)
+    return _bounded(terms, notes, tuple(dict.fromkeys(bonus))[:MAX_BONUS_PHRASES])
 
 
 # Cross-language words one query may add, in tokens; and English words too common to carry
 # a translation.
 MAX_TRANSLATED_TOKENS = 24
+MAX_BONUS_PHRASES = 4
 _UNTRANSLATED = frozenset((
     "the", "and", "for", "with", "from", "that", "this", "these", "those", "are", "was",
     "were", "has", "have", "had", "not", "but", "its", "into", "than", "then", "which", "what",
@@ -351,21 +363,28 @@ def _english_key(phrase: str) -> str:
     return " ".join(word_forms(run)[0] for run in _TOKEN.findall(normalise(phrase)))
 
 
-def _translated(runs: list[str], words: bilingual.Dictionary, budget: list[int]) -> list[Term]:
+def _translated(
+    runs: list[str], words: bilingual.Dictionary, budget: list[int], bonus: list[Term]
+) -> list[Term]:
     """The terms of one typed word with its translations (`budget`: tokens still allowed,
-    shared by the query), or [] to read the word as usual."""
+    shared by the query), or [] to read the word as usual. A Chinese run is cut into its
+    dictionary words, each a term; the characters between them that no word covers (most
+    often little words: `让`, `更`) are required by no term, but the run as typed and any two
+    or more of them in a row go to `bonus`."""
     if len(runs) != 1:
         return []
     run = runs[0]
     if _CJK_RUN.fullmatch(run):
-        parts = [part for part in words.segment(run) if len(part) > 1] or [run]
+        parts = words.segment(run)
+        if all(len(part) == 1 for part in parts):
+            return []
         terms = []
-        for part in parts:
+        for part in _words_between(parts, bonus):
             senses = words.english.get(part, ())
             also = tuple(_phrase(_TOKEN.findall(sense)) for sense in senses)
-            terms.append(
-                _with(Term(tuple(_run_tokens(part, indexing=False)), runs=(part,)), also, budget)
-            )
+            terms.append(_with(_chinese(part), also, budget))
+        if len(parts) > 1:
+            bonus.insert(0, _chinese(run))
         return terms
     if not run.isascii() or not run.isalpha() or len(run) < 3 or run in _UNTRANSLATED:
         return []
@@ -373,8 +392,28 @@ def _translated(runs: list[str], words: bilingual.Dictionary, budget: list[int])
     chinese = words.chinese.get(token, ())
     if not chinese:
         return []
-    also = tuple(Term(tuple(_run_tokens(word, indexing=False)), runs=(word,)) for word in chinese)
+    also = tuple(_chinese(word) for word in chinese)
     return [_with(Term((token,), runs=(run,)), also, budget)]
+
+
+def _words_between(parts: list[str], bonus: list[Term]) -> list[str]:
+    """The dictionary words of a cut run; characters left alone in a row, two or more, go
+    to `bonus` (a word the dictionary does not know, like `具身`)."""
+    found, alone = [], ""
+    for part in [*parts, "  "]:
+        if len(part) == 1:
+            alone += part
+            continue
+        if len(alone) > 1:
+            bonus.append(_chinese(alone))
+        alone = ""
+        found.append(part)
+    return found[:-1]
+
+
+def _chinese(run: str) -> Term:
+    """A run of Chinese as a phrase of its pieces (its first ones, in a long run)."""
+    return Term(tuple(_run_tokens(run, indexing=False))[:MAX_PHRASE_TOKENS], runs=(run,))
 
 
 def _phrase(runs: list[str]) -> Term:
@@ -400,7 +439,11 @@ def _joined(chunk: str, runs: list[str]) -> str | None:
     return word_forms("".join(runs))[0]
 
 
-def _bounded(terms: list[tuple[Term, bool]], first_notes: list[str] | None = None) -> Query:
+def _bounded(
+    terms: list[tuple[Term, bool]],
+    first_notes: list[str] | None = None,
+    bonus: tuple[Term, ...] = (),
+) -> Query:
     """The terms within the limits of one search, with a note for each thing left out:
     a phrase's repeated tokens collapse to one (`a a a` is `a`), a long phrase keeps its
     first tokens, repeated terms count once, and the terms stop at the limits. Excluded
@@ -428,6 +471,7 @@ def _bounded(terms: list[tuple[Term, bool]], first_notes: list[str] | None = Non
         terms=tuple(t for (_, _, excluded), t in kept.items() if not excluded),
         notes=tuple(notes),
         excluded=tuple(t for (_, _, excluded), t in kept.items() if excluded),
+        bonus=bonus,
     )
 
 
@@ -453,7 +497,7 @@ def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
     folded = fold_chinese(text)  # position for position: `延遲` is found as `延迟`
     spans: list[tuple[int, int]] = []
     words: list[_Word] | None = None
-    for term in (t for typed in query.terms for t in (typed, *typed.also)):
+    for term in (*(t for typed in query.terms for t in (typed, *typed.also)), *query.bonus):
         if term.prefix or any(_CJK_RUN.fullmatch(run) for run in term.runs):
             pattern = r"[\W_]*".join(re.escape(run) for run in term.runs)
             spans.extend(

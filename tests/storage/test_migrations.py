@@ -186,6 +186,51 @@ async def test_word_forms_reindex_a_store_written_before_them(
                     )
 
 
+async def test_chinese_variants_reindex_a_store_written_before_them(
+    database_url: URL, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store at 0008 holds traditional characters as written; 0009 folds them, in the
+    search text and in the papers' lookup keys, so both scripts find them."""
+    monkeypatch.setattr(search_reindex, "PAPERS_PER_BATCH", 7)
+    monkeypatch.setattr(search_reindex, "CLAIMS_PER_BATCH", 10)
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        report = await ingest(db.session_factory(engine), [SEEDS])
+        assert not report.errors
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0008")
+            # What ingest wrote before folding: the characters as written.
+            claim_id = (await connection.execute(text("SELECT min(id) FROM claims"))).scalar()
+            await connection.execute(
+                text("UPDATE claims SET text_zh = '鑰匙圈測試', quote_en = '',"
+                     " search_text = '鑰匙 匙圈 圈測 測試 試' WHERE id = :id"),
+                {"id": claim_id},
+            )  # fmt: skip
+            paper_id = (await connection.execute(text("SELECT min(id) FROM papers"))).scalar()
+            await connection.execute(
+                text("UPDATE papers SET title = '顯存調度', title_key = '顯存調度' WHERE id = :id"),
+                {"id": paper_id},
+            )
+        as_written = await search_columns(engine)
+        async with db.session_factory(engine)() as session:
+            hits = (await search_claims(session, "钥匙圈")).hits
+            assert claim_id not in [hit.claim_id for hit in hits]
+
+        await db.upgrade(engine)
+
+        folded = await search_columns(engine)
+        async with db.session_factory(engine)() as session:
+            for typed in ("钥匙圈", "鑰匙圈"):
+                hits = (await search_claims(session, typed)).hits
+                hit = next(hit for hit in hits if hit.claim_id == claim_id)
+                assert hit.text_zh[slice(*hit.zh_spans[0])] == "鑰匙圈"
+            for typed in ("显存调度", "顯存調度"):
+                found = await lookup_paper(session, typed)
+                assert found.how == "title" and [p.id for p in found.papers] == [paper_id]
+        changed = {row[0] for row in folded} - {row[0] for row in as_written}
+        assert not changed  # the same rows, only their text recomputed
+
+
 async def search_columns(engine: AsyncEngine) -> list[Any]:
     async with engine.connect() as connection:
         claims = await connection.execute(text("SELECT id, search_text FROM claims ORDER BY id"))
