@@ -37,6 +37,7 @@ from bot.signing import is_signed
 from bot.version import describe, versions
 from bot.watchdog import Systemd, watching
 from storage import db
+from storage.search import read_dictionary
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,9 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
     slow, serving starts anyway."""
     services = app[SERVICES]
     sessions, dense = services.sessions, services.dense
+    # The bilingual dictionary is read once per process (seconds, in a thread), before
+    # serving: a command never waits for it, and the warm-up's budget is the searches'.
+    await read_dictionary()
     try:
         async with asyncio.timeout(WARM_UP_SECONDS):
             if dense is not None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ PER_WORD = 3  # translations of one word, best first
 LONGEST_HEADWORD = 8  # characters; longer dictionary entries are idioms and names
 LONGEST_SENSE = 3  # English words in a sense kept
 _DATA = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
+log = logging.getLogger(__name__)
 
 _LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
@@ -71,14 +73,19 @@ _loading = threading.Lock()
 
 
 def dictionary(fold: Fold, key: Key) -> Dictionary | None:
-    """The dictionary, read on first use (about a second; call it off the event loop, as
-    `serve`'s warm-up does); None when the data is not installed."""
+    """The dictionary, read on first use (seconds: call it off the event loop, as `serve`
+    does before serving); None when the data is not installed or cannot be read."""
     global _loaded
     if _loaded is None:
         with _loading:
             if _loaded is None:
+                _loaded = Dictionary({}, {}, 1)  # none, unless it reads whole
                 path = data_path()
-                _loaded = _read(path, fold, key) if path else Dictionary({}, {}, 1)
+                try:
+                    _loaded = _read(path, fold, key) if path else _loaded
+                except (OSError, EOFError, UnicodeDecodeError, ValueError) as error:
+                    log.warning("bilingual dictionary unreadable (%s): searching as typed",
+                                type(error).__name__)  # fmt: skip
     return _loaded if _loaded.english else None
 
 
