@@ -31,6 +31,7 @@ from pathlib import Path
 PER_WORD = 3  # translations of one word, best first
 LONGEST_HEADWORD = 8  # characters; longer dictionary entries are idioms and names
 LONGEST_SENSE = 3  # English words in a sense kept
+_LONGEST_SENSE_CHARS = 60  # a sense of three words, with an explanation in brackets
 _DATA = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 log = logging.getLogger(__name__)
 
@@ -123,6 +124,8 @@ def plain_senses(sense: str) -> list[str]:
     explanations and cross-references give none."""
     kept = []
     for part in sense.split(";"):
+        if len(part) > _LONGEST_SENSE_CHARS:  # most explanations: cheaper to skip first
+            continue
         text = _LEADING.sub("", " ".join(_BRACKETS.sub(" ", part).lower().split()))
         text = text.strip(" ,.")
         if (
@@ -140,6 +143,7 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
     common: set[str] = set()  # words with an entry that is not a proper name
     # English key -> (the sense's place in its entry, word)
     chinese: dict[str, list[tuple[int, str]]] = {}
+    keys: dict[str, str] = {}  # senses repeat: each is keyed once
     for raw, name, senses in _entries(path):
         word = fold(raw)
         kept = english.setdefault(word, [])
@@ -156,9 +160,13 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
                 kept.append(plain)
                 place += 1
                 if not name and len(word) > 1:  # single characters say too many things
-                    chinese.setdefault(key(plain), []).append((place, word))
-    # Of the words giving a sense in the same place, the more common one first: a word
-    # that more headwords are built from (`模型` in `数学模型`) is the everyday one.
+                    keyed = keys.get(plain)
+                    if keyed is None:
+                        keyed = keys[plain] = key(plain)
+                    chinese.setdefault(keyed, []).append((place, word))
+    # Which words first: the everyday ones, whose sense is among their first. How everyday
+    # a word is: how many headwords are built from it (`模型` in `数学模型`), divided by the
+    # place of the sense in its entry (1 for the first).
     built_from: dict[str, int] = {}
     for word in english:
         for size in range(2, min(len(word), 4) + 1):
@@ -171,8 +179,8 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
             sense: tuple(
                 dict.fromkeys(
                     word
-                    for _, _, word in sorted(
-                        (min(place, 3), -built_from.get(word, 0), word) for place, word in words
+                    for _, word in sorted(
+                        (-built_from.get(word, 0) / place, word) for place, word in words
                     )
                 )
             )[:PER_WORD]

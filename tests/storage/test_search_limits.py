@@ -31,7 +31,7 @@ COMMON = ["the", "of", "and", "in", "to", "we", "model", "a", "is", "on", "for",
     [
         ('"' + " ".join(["a"] * 149) + '"', 1, "Repeated words in a row were searched once."),
         ("模" * 290, 1, "Repeated words in a row were searched once."),
-        ("大语言模型的推理加速与显存优化方法研究", 1,
+        ('"大语言模型的推理加速与显存优化方法研究"', 1,
          f"A long phrase is matched on its first {MAX_PHRASE_TOKENS} words."),
         (" ".join(f'"{w} 1 {w}s"' for w in COMMON), MAX_QUERY_TOKENS // 3,
          f"Only the first {MAX_QUERY_TOKENS // 3} search terms were used."),
