@@ -23,6 +23,10 @@ one (`x-planner`: `xplanner`). Appended after the text, they leave the positions
 tokens adjacent, so "quoted words" still match as a phrase (a phrase could only match
 across the seam between the two, a harmless rarity). A hyphenated word typed in a query is
 a phrase of its parts or its joined form, so `x-planner` also finds `xplanner`.
+
+Across languages (queries only; see `parse_query`): once the bilingual dictionary is read
+(storage/bilingual.py), a word is also searched as its translations, and a Chinese run as
+its dictionary words. The stored text holds nothing more for it.
 """
 
 from __future__ import annotations
@@ -246,8 +250,8 @@ class Query:
     # What no hit may contain (`-video`, `-"a phrase"`): terms matched the same way.
     excluded: tuple[Term, ...] = ()
     # Chinese typed as one run but searched as its words: the run itself and the pieces no
-    # dictionary word covers (`具身` in `具身智能`), as tokens. A hit holding them ranks
-    # higher; none is required.
+    # dictionary word covers (`具身` in `具身智能`). A hit holding them ranks higher, and
+    # they are marked; none is required.
     bonus: tuple[Term, ...] = ()
 
     @property
@@ -400,15 +404,17 @@ def _words_between(parts: list[str], bonus: list[Term]) -> list[str]:
     """The dictionary words of a cut run; characters left alone in a row, two or more, go
     to `bonus` (a word the dictionary does not know, like `具身`)."""
     found, alone = [], ""
-    for part in [*parts, "  "]:
+    for part in parts:
         if len(part) == 1:
             alone += part
             continue
+        found.append(part)
         if len(alone) > 1:
             bonus.append(_chinese(alone))
         alone = ""
-        found.append(part)
-    return found[:-1]
+    if len(alone) > 1:
+        bonus.append(_chinese(alone))
+    return found
 
 
 def _chinese(run: str) -> Term:
