@@ -138,8 +138,8 @@ async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[
 # rest, so a common word costs no more than a rare one.
 
 
-# What an occurrence of a word's translation counts for in a claim's score, against 1 for
-# the word as typed: a claim in the language asked ranks first, all else being equal.
+# What a word's translation counts for in a claim's score (held or not), against 1 for each
+# occurrence of the word as typed: a claim in the language asked ranks first.
 TRANSLATED_WEIGHT = 0.5
 
 
@@ -212,7 +212,7 @@ def _bind(sql: str, params: dict[str, Any]) -> TextClause:
     return statement
 
 
-def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
+def _scored(newest: str, query: Query, params: dict[str, Any], find: str) -> str:
     """The newest matches ordered by a BM25-like score computed from each row itself, the
     same SQL on both stores: each term's occurrences in the claim's indexed text,
     saturating, normalised by the text's length; ties go to the newer row.
@@ -238,11 +238,11 @@ def _scored(newest: str, query: Query, params: dict[str, Any]) -> str:
             params[f"joined{i}"] = f" {term.joined} "
             occurrences.append(_occurrences(padded, f"joined{i}", len(term.joined) + 2))
         for j, other in enumerate(term.also):  # the other language counts for less
-            needle = " " + " ".join(other.tokens) + " "
-            params[f"also{i}_{j}"] = needle
-            occurrences.append(
-                f"{TRANSLATED_WEIGHT} * {_occurrences(padded, f'also{i}_{j}', len(needle))}"
-            )
+            params[f"also{i}_{j}"] = " " + " ".join(other.tokens) + " "
+            # Held or not, not how often: a search finds the first place and stops (the
+            # cost of a word with three translations stays near that of the word alone).
+            held = f"{find}({padded}, :also{i}_{j}) > 0"
+            occurrences.append(f"(CASE WHEN {held} THEN {TRANSLATED_WEIGHT} ELSE 0 END)")
         counts.append(f"{' + '.join(occurrences)} AS tf{i}")
         parts.append(f"tf{i} * 2.2 / (tf{i} + 1.2 * (0.25 + 0.75 * dl / 400.0))")
         bonus = _exact_bonus(padded, term.exact, f"exact{i}_", params, 2.2)
@@ -315,7 +315,9 @@ async def match_claims(
             SELECT c.id FROM claims c JOIN papers p ON p.id = c.paper_id
             WHERE c.search_fts @@ to_tsquery('simple', :match)
             {conditions} ORDER BY c.id DESC LIMIT :window"""
-    rows = (await session.execute(_bind(_scored(newest, query, params), params), params)).all()
+    find = "instr" if session.get_bind().dialect.name == "sqlite" else "strpos"
+    scored = _scored(newest, query, params, find)
+    rows = (await session.execute(_bind(scored, params), params)).all()
     if rows or offset == 0:
         return Ranked([row[0] for row in rows], rows[0][1] if rows else 0)
     # Past the last page: the total is still told.

@@ -238,18 +238,16 @@ async def lookup_paper(
 
 
 async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
-    """The paper the words match as typed (without their translations, Chinese not cut
-    into words), when they match exactly one."""
+    """The paper whose own text the words match as typed (without their translations,
+    Chinese not cut into words), when they match exactly one."""
     query = parse_query(words, translate=False)
     async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
         own = await dialect.match_papers(session, query, limit=2, window=RANK_WINDOW)
-        by_claims, _ = await dialect.papers_by_claims(session, query, window=RANK_WINDOW)
-    if query.excluded:
-        holding = await dialect.papers_holding(session, query.excluded, own + by_claims)
-        own = [paper_id for paper_id in own if paper_id not in holding]
-        by_claims = [paper_id for paper_id in by_claims if paper_id not in holding]
-    found = list(dict.fromkeys(own + by_claims))[:2]
-    return found[0] if len(found) == 1 else None
+    if query.excluded and own:
+        own = [
+            i for i in own if i not in await dialect.papers_holding(session, query.excluded, own)
+        ]
+    return own[0] if len(own) == 1 else None
 
 
 async def read_dictionary() -> None:
