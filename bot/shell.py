@@ -28,6 +28,7 @@ from bot.meaning import Meaning
 from bot.services import Services
 from bot.settings import Settings
 from storage import db
+from storage.search import read_dictionary
 
 
 def signed_headers(body: str, secret: str, timestamp: int | None = None) -> dict[str, str]:
@@ -119,6 +120,7 @@ async def offline_bot(settings: Settings) -> AsyncIterator[OfflineBot]:
         )
         services = Services(settings, db.session_factory(engine), offline=True, meaning=meaning)
         await meaning.start(services.sessions)  # vectors from `paperbot ingest`, searched now
+        await read_dictionary()  # as `serve` does: the command does not wait for it
         secret = settings.slack_signing_secret or secrets.token_hex(16)
         app = build_app(
             services, token=None, api_url=slack.api_url, signing_secret=secret, offline=True

@@ -218,7 +218,7 @@ async def lookup_paper(
     pinned = None
     # Words also searched in the other language or cut into words show a list, not one
     # paper's card; the one paper the words match as typed, if any, heads it.
-    if query.widened and not names:
+    if query.widened:
         by_words, pinned = -1, await _matched_as_typed(session, words)
     why: dict[int, str] = {}
     # An author or an excluded word narrows what is asked for; meaning would widen it again.
