@@ -13,12 +13,14 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession
 from tqdm import tqdm
 
 from bot import logs, manifest, version
@@ -111,9 +113,7 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     choice = None if args.no_embed else await asyncio.to_thread(embedder_of, settings)
     embedded: EmbedReport | None = None
     bar = IngestBar()
-    async with db.open_engine(settings.database_url) as engine:
-        await db.upgrade(engine)
-        sessions = db.session_factory(engine)
+    async with db.open_store(settings.database_url) as sessions:
         try:
             report = await ingest(
                 sessions, paths, force=args.force,
@@ -166,16 +166,23 @@ async def _check(paths: list[Path], settings: Settings, *, as_json: bool) -> int
     return EXIT_FAILED if report.problems else EXIT_OK
 
 
-async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
-    choice = await asyncio.to_thread(embedder_of, settings)
+@asynccontextmanager
+async def _existing_store(settings: Settings) -> AsyncIterator[AsyncSession]:
+    """A session on a store that exists at the current schema: reading creates nothing."""
     missing = db.missing_file(settings.database_url)
-    if missing is not None:  # reading the status creates nothing
+    if missing is not None:
         raise UsageError(f"no database at {missing}: `paperbot ingest` creates and fills it")
     async with db.open_engine(settings.database_url) as engine:
         if not await db.schema_is_current(engine):
             raise UsageError("the database schema is not current: run `paperbot db upgrade`")
         async with db.session_factory(engine)() as session:
-            status = await store_status(session, choice.embedder, choice.description)
+            yield session
+
+
+async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    choice = await asyncio.to_thread(embedder_of, settings)
+    async with _existing_store(settings) as session:
+        status = await store_status(session, choice.embedder, choice.description)
     if args.json:
         print(json.dumps(status.__dict__, ensure_ascii=False))
         return EXIT_OK
@@ -275,9 +282,7 @@ async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
     channel = args.channel or settings.digest_channel
     today = datetime.now(settings.timezone).date()
-    async with db.open_engine(settings.database_url) as engine:
-        await db.upgrade(engine)
-        sessions = db.session_factory(engine)
+    async with db.open_store(settings.database_url) as sessions:
         if args.preview:
             payloads = await summary.preview(sessions, channel or "", summary_messages, today=today)
             print(
@@ -315,16 +320,13 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     if args.saved is not None or args.bibtex:
         return await _export_saved(args, settings)
-    async with db.open_engine(settings.database_url) as engine:
-        if not await db.schema_is_current(engine):
-            raise UsageError("the database schema is not current: run `paperbot db upgrade`")
+    async with _existing_store(settings) as session:
         out = sys.stdout if args.file == "-" else await _open_for_writing(args.file)
         rows = -1  # the header line is not a row
         try:
-            async with db.session_factory(engine)() as session:
-                async for line in transfer.export_lines(session, db.schema_heads()):
-                    out.write(line + "\n")
-                    rows += 1
+            async for line in transfer.export_lines(session, db.schema_heads()):
+                out.write(line + "\n")
+                rows += 1
         finally:
             if out is not sys.stdout:
                 out.close()
@@ -338,11 +340,8 @@ async def _export_saved(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(
             "--saved USER and --bibtex go together: paperbot export --saved U… --bibtex"
         )
-    async with db.open_engine(settings.database_url) as engine:
-        if not await db.schema_is_current(engine):
-            raise UsageError("the database schema is not current: run `paperbot db upgrade`")
-        async with db.session_factory(engine)() as session:
-            text, left_out = await saved.bibtex(session, args.saved)
+    async with _existing_store(settings) as session:
+        text, left_out = await saved.bibtex(session, args.saved)
     out = sys.stdout if args.file == "-" else await _open_for_writing(args.file)
     try:
         out.write(text + "\n" if text else "")
@@ -360,16 +359,17 @@ async def _export_saved(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     source = sys.stdin.buffer if args.file == "-" else await _open_bytes(args.file)
     with source:
-        async with db.open_engine(settings.database_url) as engine:
-            await db.upgrade(engine)
-            async with db.writing(db.session_factory(engine)) as session:
-                if not await transfer.is_empty(session):
-                    raise UsageError("the database is not empty: import into a new database")
-                try:
-                    counts = await transfer.import_lines(session, source, db.schema_heads())
-                except transfer.BadExport as error:
-                    raise Failed(f"{args.file}: {error}; nothing was imported") from None
-                claims = (await store_status(session)).claims
+        async with (
+            db.open_store(settings.database_url) as sessions,
+            db.writing(sessions) as session,
+        ):
+            if not await transfer.is_empty(session):
+                raise UsageError("the database is not empty: import into a new database")
+            try:
+                counts = await transfer.import_lines(session, source, db.schema_heads())
+            except transfer.BadExport as error:
+                raise Failed(f"{args.file}: {error}; nothing was imported") from None
+            claims = (await store_status(session)).claims
     # The claims table also holds abstracts' result sentences; `status` counts claims only.
     rows = [f"{n} {table}" for table, n in counts.items() if table != "claims"]
     sentences = counts.get("claims", 0) - claims

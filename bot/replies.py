@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import blocks
 from bot.blocks import Message
@@ -26,6 +26,7 @@ from jobs import summary
 from storage import db, paper_keys, saved, subscriptions
 from storage.authors import author_spans
 from storage.compare import compare, related_claims
+from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.ledger import latest_post
 from storage.review import full_review
@@ -42,8 +43,6 @@ from storage.search import (
 from storage.search_text import BadQuery
 from storage.status import store_status
 from storage.suggestions import Suggester
-
-Sessions = async_sessionmaker[AsyncSession]
 
 
 def wants_help(text: str) -> bool:

@@ -63,12 +63,11 @@ class CannotListen(Exception):
 
 async def _store(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    async with db.open_engine(settings.database_url) as engine:
-        await db.upgrade(engine)
+    async with db.open_store(settings.database_url) as sessions:
         meaning = await asyncio.to_thread(
             Meaning.load, settings.embedder, settings.index_dir, settings.database_url
         )
-        services = app[SERVICES] = Services(settings, db.session_factory(engine), meaning=meaning)
+        services = app[SERVICES] = Services(settings, sessions, meaning=meaning)
         log.info("search by meaning: %s", meaning.description)
         # "Did you mean" needs the store's words: read them now, not on the first typo.
         services.spawn(services.suggester.refresh(services.sessions), "vocabulary")

@@ -112,12 +112,11 @@ async def _settle(before: set[asyncio.Task[Any]], seconds: float) -> None:
 @asynccontextmanager
 async def offline_bot(settings: Settings) -> AsyncIterator[OfflineBot]:
     """The app on the configured database, talking to a local stand-in for Slack."""
-    async with db.open_engine(settings.database_url) as engine, LocalSlack() as slack:
-        await db.upgrade(engine)
+    async with db.open_store(settings.database_url) as sessions, LocalSlack() as slack:
         meaning = await asyncio.to_thread(
             Meaning.load, settings.embedder, settings.index_dir, settings.database_url
         )
-        services = Services(settings, db.session_factory(engine), offline=True, meaning=meaning)
+        services = Services(settings, sessions, offline=True, meaning=meaning)
         await meaning.start(services.sessions)  # vectors from `paperbot ingest`, searched now
         secret = settings.slack_signing_secret or secrets.token_hex(16)
         app = build_app(

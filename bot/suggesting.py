@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
+from storage.db import Sessions
 from storage.search_text import BadQuery
 from storage.suggestions import Suggester
 
@@ -21,7 +20,7 @@ SUGGEST_BELOW = 3
 
 async def better_searches(
     suggester: Suggester,
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
     typed: str,
     found: int,
     count: Callable[[str], Awaitable[int]],

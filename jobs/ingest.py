@@ -22,8 +22,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from jobs import selection
 from jobs.findings import result_sentences
 from jobs.parser import (
@@ -35,6 +33,7 @@ from jobs.parser import (
     parse_digest,
 )
 from storage import db, loading, runs
+from storage.db import Sessions
 from storage.models import CLAIM_FROM_ABSTRACT, Document
 
 log = logging.getLogger(__name__)
@@ -186,7 +185,7 @@ def paper_input(paper: ParsedPaper) -> loading.PaperInput:
 
 
 async def ingest(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
     paths: Sequence[Path],
     *,
     force: bool = False,
@@ -287,7 +286,7 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
 
 
 async def _ingest_files(
-    sessions: async_sessionmaker[AsyncSession], files: Sequence[Path], options: _Options,
+    sessions: Sessions, files: Sequence[Path], options: _Options,
     report: IngestReport, progress: Progress | None,
 ) -> None:  # fmt: skip
     """Store the files one after the other, in their order, each in its own transaction,
@@ -328,7 +327,7 @@ def _parse_pool(workers: int) -> ProcessPoolExecutor:
 
 
 async def _prepare(
-    sessions: async_sessionmaker[AsyncSession], path: Path, options: _Options,
+    sessions: Sessions, path: Path, options: _Options,
     executor: Executor | None = None,
 ) -> _Prepared:  # fmt: skip
     force = options.force
@@ -371,7 +370,7 @@ def _outcome(document: Document | None, content_hash: str) -> str:
 
 
 async def _store(
-    sessions: async_sessionmaker[AsyncSession], file: _Prepared, options: _Options,
+    sessions: Sessions, file: _Prepared, options: _Options,
     report: IngestReport,
 ) -> None:  # fmt: skip
     force = options.force
@@ -429,7 +428,7 @@ async def _store(
 
 
 async def _refuse_as_suspect(
-    sessions: async_sessionmaker[AsyncSession], file: _Prepared, loss: str,
+    sessions: Sessions, file: _Prepared, loss: str,
     report: IngestReport,
 ) -> None:  # fmt: skip
     """Record the refused version (status "suspect", what it would lose) and report it."""

@@ -14,11 +14,12 @@ import logging
 from collections.abc import Callable
 from datetime import date, datetime, time
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs.messaging import Messenger
 from jobs.summary import Delivery, Outcome, Sending, deliver
 from storage import db, ledger, subscriptions
+from storage.db import Sessions
 from storage.ledger import Payload
 from storage.subscriptions import Match
 
@@ -31,7 +32,7 @@ LISTED = 20
 
 
 async def deliver_due(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, render: Render, *,
+    sessions: Sessions, messenger: Messenger, render: Render, *,
     now: datetime, default_time: time,
 ) -> dict[str, Outcome]:  # fmt: skip
     """Deliver to every subscriber whose time of day has come (`now` is local time)."""
@@ -59,7 +60,7 @@ async def deliver_due(
 
 
 async def deliver_to(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, subscriber: str,
+    sessions: Sessions, messenger: Messenger, subscriber: str,
     render: Render, *, day: date, seen: subscriptions.Seen | None = None,
 ) -> Outcome:  # fmt: skip
     owner = ledger.subscriber_owner(subscriber)

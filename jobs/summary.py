@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs.messaging import Messenger, PostFailed
 from storage import db, ledger
+from storage.db import Sessions
 from storage.ledger import Payload, Pending
 from storage.models import utcnow
 from storage.search import PaperDetails
@@ -71,7 +72,7 @@ def _summary(render: Render, today: date, found: Pending) -> list[Payload]:
 
 
 async def preview(
-    sessions: async_sessionmaker[AsyncSession], channel: str, render: Render, *, today: date,
+    sessions: Sessions, channel: str, render: Render, *, today: date,
     now: datetime | None = None,
 ) -> list[Payload]:  # fmt: skip
     """The messages the next summary would post to `channel` (none when nothing is new)."""
@@ -81,7 +82,7 @@ async def preview(
 
 
 async def post(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, channel: str,
+    sessions: Sessions, messenger: Messenger, channel: str,
     period: str, render: Render, *, today: date, now: datetime | None = None,
     when_empty: bool = False,
 ) -> Outcome:  # fmt: skip
@@ -109,7 +110,7 @@ class Sending:
 
 
 async def deliver(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, sending: Sending,
+    sessions: Sessions, messenger: Messenger, sending: Sending,
     find: Find, *, when_empty: bool = False,
 ) -> Outcome:  # fmt: skip
     """Send what `find` returns once for (owner, period): the first message, then the
@@ -153,7 +154,7 @@ async def deliver(
 
 
 async def _send_first(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str,
+    sessions: Sessions, messenger: Messenger, owner: str,
     period: str, post_id: int, channel: str, delivery: Delivery,
 ) -> Outcome:  # fmt: skip
     """Post the first message and record the post as sent (with its papers) at once."""
@@ -173,7 +174,7 @@ async def _send_first(
 
 
 async def _send_replies(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str,
+    sessions: Sessions, messenger: Messenger, owner: str,
     post_id: int, channel: str, ts: str, replies: list[Payload],
 ) -> str | None:  # fmt: skip
     """Send the thread replies in order, recording each as it is accepted; the post is
@@ -196,7 +197,7 @@ async def _send_replies(
 
 
 async def _send_reply(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, post_id: int,
+    sessions: Sessions, messenger: Messenger, post_id: int,
     channel: str, ts: str, reply: Payload, left: list[Payload],
 ) -> None:  # fmt: skip
     await messenger.post(channel, reply, thread=ts)
@@ -204,9 +205,7 @@ async def _send_reply(
         await ledger.reply_sent(session, post_id, left)
 
 
-async def resume(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str
-) -> None:
+async def resume(sessions: Sessions, messenger: Messenger, owner: str) -> None:
     """Send the thread replies that earlier posts of `owner` still owe, in their threads;
     the first messages are never sent again."""
     async with sessions() as session:
@@ -223,7 +222,7 @@ async def resume(
 
 
 async def _record_failure(
-    sessions: async_sessionmaker[AsyncSession], owner: str, period: str, post_id: int,
+    sessions: Sessions, owner: str, period: str, post_id: int,
     error: BaseException,
 ) -> None:  # fmt: skip
     reason = _reason(error)
@@ -232,9 +231,7 @@ async def _record_failure(
         await ledger.failed(session, post_id, reason)
 
 
-async def _stop_sending(
-    sessions: async_sessionmaker[AsyncSession], post_id: int, error: str | None = None
-) -> None:
+async def _stop_sending(sessions: Sessions, post_id: int, error: str | None = None) -> None:
     async with sessions.begin() as session:
         await ledger.stop_sending(session, post_id, error)
 

@@ -23,9 +23,9 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from storage import vectors
+from storage.db import Sessions
 from storage.embedders import Embedder, describe
 from storage.index_files import IndexFiles
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER
@@ -107,7 +107,7 @@ class DenseSearch:
                  len(self.claims), len(self.papers), self.files.directory)  # fmt: skip
         return True
 
-    async def load(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def load(self, sessions: Sessions) -> None:
         """The saved indexes brought up to date, or, without them, both indexes built from
         the table (searches stay lexical until then); saved when anything was added."""
         async with self._refreshing:
@@ -136,7 +136,7 @@ class DenseSearch:
             self.description, len(self.claims), len(self.papers),
         )  # fmt: skip
 
-    async def refresh(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def refresh(self, sessions: Sessions) -> None:
         """Add what was embedded since the indexes were last brought up to date (by this
         process or another on the same store), replacing older vectors of the same items;
         saved once enough has changed."""
@@ -145,7 +145,7 @@ class DenseSearch:
                 await self._catch_up(sessions)
                 await self._save(force=False)
 
-    async def _catch_up(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def _catch_up(self, sessions: Sessions) -> None:
         """Read the vectors embedded since the watermark (less a margin: a batch is stamped
         when it is read, and committed a few seconds later) into the indexes."""
         if self.watermark is None:

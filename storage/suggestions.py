@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect
+from storage.db import Sessions
 from storage.models import Claim, Paper
 from storage.search_text import normalise
 
@@ -212,9 +213,6 @@ async def load_vocabulary(session: AsyncSession) -> Vocabulary:
         papers += [(name, title) for name, title in partition]
     terms = await dialect.claim_terms(session, newest=CLAIMS_READ)
     return await asyncio.to_thread(build_vocabulary, papers, terms)
-
-
-Sessions = async_sessionmaker[AsyncSession]
 
 
 class Suggester:

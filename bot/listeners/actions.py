@@ -15,14 +15,15 @@ from bot import blocks, ids, replies
 from bot.answering import bounded, post_if_member, send
 from bot.listeners.acking import returning_on_ack
 from bot.services import Services
+from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.suggestions import Suggester
 
 STALE = blocks.text_reply("That button is out of date; run the command again.")
-PaperReply = Callable[[replies.Sessions, str], Coroutine[Any, Any, blocks.Message]]
+PaperReply = Callable[[Sessions, str], Coroutine[Any, Any, blocks.Message]]
 # (sessions, text, page, suggester, dense): `replies.paper` and `replies.claims`
 PageReply = Callable[
-    [replies.Sessions, str, int, Suggester | None, DenseSearch | None],
+    [Sessions, str, int, Suggester | None, DenseSearch | None],
     Coroutine[Any, Any, blocks.Message],
 ]
 

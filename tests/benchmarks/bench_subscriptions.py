@@ -30,7 +30,6 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.app import slack_client
 from bot.blocks import subscription_messages
@@ -39,6 +38,7 @@ from bot.messenger import SlackMessenger
 from jobs import subscriptions as delivery
 from jobs.ingest import ingest
 from storage import db, subscriptions
+from storage.db import Sessions
 from storage.models import Paper
 from tests.benchmarks.corpus import EN_NOUNS, ZH_WORDS, generate_corpus
 from tests.benchmarks.results import write_section
@@ -79,7 +79,7 @@ def followed_words(subscribers: int, per_subscriber: int) -> dict[str, list[str]
     return words
 
 
-async def writer_waits(sessions: async_sessionmaker[AsyncSession], stop: asyncio.Event,
+async def writer_waits(sessions: Sessions, stop: asyncio.Event,
                        waits: list[float]) -> None:  # fmt: skip
     """Take the writers' turn every 50 ms until `stop`, recording each wait in ms."""
     while not stop.is_set():
@@ -89,7 +89,7 @@ async def writer_waits(sessions: async_sessionmaker[AsyncSession], stop: asyncio
         await asyncio.sleep(0.05)
 
 
-async def timed_run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
+async def timed_run(sessions: Sessions, slack: LocalSlack,
                     now: datetime) -> Run:  # fmt: skip
     client = SlackMessenger(slack_client("xoxb-bench", slack.api_url))
     stop, waits = asyncio.Event(), list[float]()

@@ -213,8 +213,11 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
     assert "line 35: claim 5 should start '5. ', found '5、'; read as claim 5" in status.stdout
 
 
-def test_status_creates_no_database(tmp_path: Path) -> None:
-    result = paperbot("status", cwd=tmp_path)
+@pytest.mark.parametrize(
+    "command", [("status",), ("export",), ("export", "--saved", "U1", "--bibtex")]
+)
+def test_reading_commands_create_no_database(tmp_path: Path, command: tuple[str, ...]) -> None:
+    result = paperbot(*command, cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith("paperbot: no database at var/paperbot.db")
     assert not (tmp_path / "var").exists()

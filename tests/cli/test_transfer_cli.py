@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +168,8 @@ def test_missing_file_and_unmigrated_store_say_what_is_wrong(tmp_path: Path) -> 
     assert (missing.returncode, missing.stderr.strip()) == (
         2, "paperbot: cannot open nope.jsonl: No such file or directory",
     )  # fmt: skip
+    (tmp_path / "var").mkdir()
+    sqlite3.connect(tmp_path / "var" / "paperbot.db").close()  # a store with no schema yet
     unmigrated = paperbot("export", cwd=tmp_path)
     assert unmigrated.returncode == 2
     assert "run `paperbot db upgrade`" in unmigrated.stderr

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 from sqlalchemy import insert
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from storage.db import Sessions
 from storage.models import Paper
 from storage.search_text import index_text
 
@@ -14,7 +14,7 @@ BATCH = 2_000
 
 
 async def add_papers(
-    sessions: async_sessionmaker[AsyncSession], count: int, *, day: date,
+    sessions: Sessions, count: int, *, day: date,
     abstract: str = "We study sparse routing in mixture models.", prefix: str = "bulk",
 ) -> None:  # fmt: skip
     """`count` HuggingFace-like papers, each a new paper of `day`, searchable by their

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from aiohttp import web
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import slack_client
 from bot.blocks import subscription_messages, summary_messages
@@ -22,6 +22,7 @@ from jobs import subscriptions as delivery
 from jobs.ingest import ingest
 from jobs.summary import Outcome, post
 from storage import db, subscriptions
+from storage.db import Sessions
 from storage.models import LedgerPaper, Paper, Subscription
 from storage.status import store_status
 from tests.bot.limits import limit_violations
@@ -37,11 +38,11 @@ OTHER_PAPER = Entry("2612.00002", "Faster Tokenizers",
 
 
 @pytest.fixture
-def sessions(seeded: async_sessionmaker[AsyncSession]) -> async_sessionmaker[AsyncSession]:
+def sessions(seeded: Sessions) -> Sessions:
     return seeded  # every test here starts from the seeds
 
 
-async def follow(sessions: async_sessionmaker[AsyncSession], subscriber: str, words: str,
+async def follow(sessions: Sessions, subscriber: str, words: str,
                  post_time: str | None = None) -> None:  # fmt: skip
     async with sessions.begin() as session:
         added = await subscriptions.subscribe(session, subscriber, words, created_by="UADMIN1",
@@ -49,13 +50,13 @@ async def follow(sessions: async_sessionmaker[AsyncSession], subscriber: str, wo
     assert added is not None
 
 
-async def new_file(sessions: async_sessionmaker[AsyncSession], tmp_path: Path) -> None:
+async def new_file(sessions: Sessions, tmp_path: Path) -> None:
     text = huggingface_digest("2026-12-02", [AUROC_PAPER, OTHER_PAPER])
     report = await ingest(sessions, [write(tmp_path / "new" / "today.txt", text)])
     assert report.papers["new"] == 2
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
+async def run(sessions: Sessions, slack: LocalSlack,
               now: datetime) -> dict[str, Outcome]:  # fmt: skip
     client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
     return await delivery.deliver_due(sessions, client, subscription_messages, now=now,
@@ -63,7 +64,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
 
 
 async def test_a_subscriber_gets_one_message_with_only_the_new_matching_paper(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     await follow(sessions, "USUB1", "AUROC")  # the seeds' AUROC papers are older than this
     await new_file(sessions, tmp_path)
@@ -83,7 +84,7 @@ async def test_a_subscriber_gets_one_message_with_only_the_new_matching_paper(
 
 
 async def test_nothing_is_sent_before_the_subscriber_s_time_or_without_a_match(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     await follow(sessions, "USUB2", "AUROC")
     await follow(sessions, "USUB3", "quantum chromodynamics")
@@ -97,7 +98,7 @@ async def test_nothing_is_sent_before_the_subscriber_s_time_or_without_a_match(
 
 
 async def test_a_channel_subscription_posts_in_the_channel_at_its_own_time(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     await follow(sessions, "CTEAM2", "tokenization", post_time="16:30")
     await new_file(sessions, tmp_path)
@@ -112,7 +113,7 @@ async def test_a_channel_subscription_posts_in_the_channel_at_its_own_time(
 
 
 async def test_the_next_day_brings_only_papers_not_sent_before(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     await follow(sessions, "USUB4", "AUROC")
     await new_file(sessions, tmp_path)
@@ -129,7 +130,7 @@ async def test_the_next_day_brings_only_papers_not_sent_before(
 
 
 async def test_two_replicas_running_the_job_at_once_send_one_message(
-    sessions: async_sessionmaker[AsyncSession], engine: AsyncEngine, tmp_path: Path
+    sessions: Sessions, engine: AsyncEngine, tmp_path: Path
 ) -> None:
     await follow(sessions, "USUB5", "AUROC")
     await new_file(sessions, tmp_path)
@@ -141,7 +142,7 @@ async def test_two_replicas_running_the_job_at_once_send_one_message(
 
 
 async def test_a_channel_has_one_time_of_day_the_last_one_given(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     await follow(sessions, "CTEAM3", "tokenization", post_time="16:30")
     await follow(sessions, "CTEAM3", "AUROC", post_time="18:00")
@@ -152,7 +153,7 @@ async def test_a_channel_has_one_time_of_day_the_last_one_given(
     assert at_five == {} and at_six["CTEAM3"].papers == 2
 
 
-async def watermark(sessions: async_sessionmaker[AsyncSession], subscriber: str) -> int | None:
+async def watermark(sessions: Sessions, subscriber: str) -> int | None:
     async with sessions() as session:
         found = await session.execute(
             select(func.max(Subscription.matched_through)).where(
@@ -162,13 +163,13 @@ async def watermark(sessions: async_sessionmaker[AsyncSession], subscriber: str)
         return found.scalar_one()
 
 
-async def newest_paper(sessions: async_sessionmaker[AsyncSession]) -> int:
+async def newest_paper(sessions: Sessions) -> int:
     async with sessions() as session:
         return (await session.execute(select(func.max(Paper.id)))).scalar_one()
 
 
 async def test_the_watermark_moves_on_when_nothing_matches_and_later_matches_still_come(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     await follow(sessions, "USUB6", "chromodynamics")
     await new_file(sessions, tmp_path)
@@ -189,7 +190,7 @@ async def test_the_watermark_moves_on_when_nothing_matches_and_later_matches_sti
 
 
 async def test_more_new_papers_than_postgresql_takes_parameters_are_matched_and_sent_once(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     """33,000 new papers: no query binds a parameter per paper (PostgreSQL refuses more
     than 32,767); a message lists 20 and counts the rest, all of them covered."""
@@ -230,7 +231,7 @@ class NoConversation(LocalSlack):
 
 
 async def test_one_subscriber_s_error_is_logged_and_the_others_get_their_message(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path, caplog: pytest.LogCaptureFixture
+    sessions: Sessions, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     await follow(sessions, "UBROKEN", "AUROC")  # sorted first: the others come after it
     await follow(sessions, "USUB7", "AUROC")
@@ -250,7 +251,7 @@ async def test_one_subscriber_s_error_is_logged_and_the_others_get_their_message
 
 
 async def test_status_shows_the_channel_summary_not_a_subscribers_message(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     """Both are kept in one ledger; `paperbot status` reports the summary's last post."""
     await follow(sessions, "USUB1", "AUROC")
@@ -267,7 +268,7 @@ async def test_status_shows_the_channel_summary_not_a_subscribers_message(
 
 
 async def test_authors_and_excluded_words_choose_what_a_subscriber_gets(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     await follow(sessions, "USUB9", "author:turing -tokenization")
     await follow(sessions, "USUB9", 'we -"held-out prompts"')

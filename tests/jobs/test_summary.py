@@ -11,7 +11,6 @@ import pytest
 from aiohttp import web
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.app import slack_client
 from bot.blocks import summary_messages
@@ -22,6 +21,7 @@ from bot.shell import offline_bot
 from jobs import summary
 from jobs.ingest import ingest
 from storage import ledger
+from storage.db import Sessions
 from storage.models import LedgerPaper, LedgerPost, Paper, utcnow
 from storage.status import store_status
 from tests.bot.limits import limit_violations
@@ -90,23 +90,23 @@ class SlowToAnswer(LocalSlack):
 
 
 @pytest.fixture
-def sessions(seeded: async_sessionmaker[AsyncSession]) -> async_sessionmaker[AsyncSession]:
+def sessions(seeded: Sessions) -> Sessions:
     return seeded  # every test here starts from the seeds
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
+async def run(sessions: Sessions, slack: LocalSlack,
               period: str) -> summary.Outcome:  # fmt: skip
     client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
     return await summary.post(sessions, client, CHANNEL, period, summary_messages, today=TODAY)
 
 
-async def posted_papers(sessions: async_sessionmaker[AsyncSession]) -> int:
+async def posted_papers(sessions: Sessions) -> int:
     async with sessions() as session:
         return (await session.execute(select(func.count()).select_from(LedgerPaper))).scalar_one()
 
 
 async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with LocalSlack() as slack:
         first = await run(sessions, slack, "2026-12-02T09:00:00+00:00")
@@ -126,7 +126,7 @@ async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
 
 
 async def test_an_empty_period_posts_nothing_unless_asked_to(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with LocalSlack() as slack:
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
@@ -140,9 +140,7 @@ async def test_an_empty_period_posts_nothing_unless_asked_to(
     assert "No new papers since the last summary." in str(slack.called("chat.postMessage")[-1])
 
 
-async def test_a_new_file_posts_only_its_new_papers(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
-) -> None:
+async def test_a_new_file_posts_only_its_new_papers(sessions: Sessions, tmp_path: Path) -> None:
     async with LocalSlack() as slack:
         await run(sessions, slack, "p1")
         text = huggingface_digest("2026-10-05", [Entry("2610.55555", "Fresh Paper")])
@@ -154,7 +152,7 @@ async def test_a_new_file_posts_only_its_new_papers(
 
 
 async def test_one_period_posts_once_even_when_run_twice_at_once(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with LocalSlack() as slack:
         outcomes = await asyncio.gather(*(run(sessions, slack, "same") for _ in range(2)))
@@ -165,7 +163,7 @@ async def test_one_period_posts_once_even_when_run_twice_at_once(
 
 
 async def test_posts_for_different_periods_at_once_post_the_papers_once(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     """A manual post and scheduled ones racing: one post, whoever wins."""
     async with LocalSlack() as slack:
@@ -177,7 +175,7 @@ async def test_posts_for_different_periods_at_once_post_the_papers_once(
 
 
 async def test_429_then_500_is_retried_and_posted_once(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with ScriptedSlack([429, 500]) as slack:
         outcome = await run(sessions, slack, "p1")
@@ -188,7 +186,7 @@ async def test_429_then_500_is_retried_and_posted_once(
 
 
 async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with ScriptedSlack(always=500) as slack:
         failed = await run(sessions, slack, "p1")
@@ -209,7 +207,7 @@ async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
     assert (retried.status, retried.papers) == ("posted", 36)
 
 
-async def the_post(sessions: async_sessionmaker[AsyncSession]) -> LedgerPost:
+async def the_post(sessions: Sessions) -> LedgerPost:
     async with sessions() as session:
         return (await session.execute(select(LedgerPost))).scalar_one()
 
@@ -222,7 +220,7 @@ def split(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[st
 
 
 async def test_a_refused_thread_reply_is_sent_by_the_next_run_in_the_same_thread(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with RefusingReplies(refuse={2}) as slack:
         first = await run(sessions, slack, "p1")
@@ -244,7 +242,7 @@ async def test_a_refused_thread_reply_is_sent_by_the_next_run_in_the_same_thread
 
 
 async def test_a_post_cancelled_after_slack_took_it_is_never_posted_again(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with SlowToAnswer() as slack:
         task = asyncio.create_task(run(sessions, slack, "p1"))
@@ -273,7 +271,7 @@ async def test_a_post_cancelled_after_slack_took_it_is_never_posted_again(
 
 
 async def test_a_first_summary_after_an_archive_of_10000_papers_is_one_bounded_post(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     await add_papers(sessions, 10_000, day=date(2026, 11, 30))
     async with LocalSlack() as slack:
@@ -297,7 +295,7 @@ async def test_a_first_summary_after_an_archive_of_10000_papers_is_one_bounded_p
 
 
 async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_the_channel(
-    sessions: async_sessionmaker[AsyncSession], database_url: URL, tmp_path: Path
+    sessions: Sessions, database_url: URL, tmp_path: Path
 ) -> None:
     env = {"PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
            "PAPERBOT_DIGEST_CHANNEL": "C123", "PAPERBOT_ADMINS": "ADMIN",
