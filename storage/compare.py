@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect, vectors
+from storage import fulltext, vectors
 from storage.dense import DenseSearch
 from storage.search import SEARCH_BUDGET_SECONDS, ClaimHit, PaperRef, _hits
 from storage.search_text import BadQuery, Query, SearchTooCostly, Term, parse_query
@@ -120,8 +120,8 @@ async def reports_of(
     if not key or len(name) > LONGEST_NAME:
         raise BadQuery(f"“{name[:60]}” is not a benchmark, baseline or model name.")
     query = _name_query(name)
-    where = dialect.ClaimFilter(without_papers=(without_paper,) if without_paper else ())
-    ranked = await dialect.match_claims(
+    where = fulltext.ClaimFilter(without_papers=(without_paper,) if without_paper else ())
+    ranked = await fulltext.match_claims(
         session, query, where, limit=COMPARE_WINDOW, offset=0, window=COMPARE_WINDOW * 5
     )
     hits = await _hits(session, ranked.ids, query)
@@ -135,7 +135,7 @@ async def compare(session: AsyncSession, name: str) -> Comparison:
         raise BadQuery(
             "Name a benchmark, baseline or model to compare on: `/claims compare AIME24`."
         )
-    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+    async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
         reports = await reports_of(session, name)
         if not reports:
             return Comparison(name, [], [], 0, await nearest_names(session, name))
@@ -158,8 +158,8 @@ async def nearest_names(session: AsyncSession, name: str) -> list[str]:
     if len(letters) < 2:
         return []
     query = Query(terms=(Term((letters,), prefix=True, runs=(letters,)),))
-    ranked = await dialect.match_claims(
-        session, query, dialect.ClaimFilter(), limit=COMPARE_WINDOW, offset=0,
+    ranked = await fulltext.match_claims(
+        session, query, fulltext.ClaimFilter(), limit=COMPARE_WINDOW, offset=0,
         window=COMPARE_WINDOW,
     )  # fmt: skip
     hits = await _hits(session, ranked.ids, parse_query(""))
@@ -210,7 +210,7 @@ async def related_claims(
     seen: set[int] = set()
     per_name: list[list[Report]] = []
     names = shared_names(claim)[:NAMES_LOOKED_AT]
-    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS * 2):  # a few searches
+    async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS * 2):  # a few searches
         for name in names:
             try:
                 per_name.append(await reports_of(session, name, without_paper=claim.paper.id))

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import vectors
 from storage.dense import DenseSearch
-from storage.dialect import ClaimFilter, Ranked
+from storage.fulltext import ClaimFilter, Ranked
 from storage.models import Claim, Paper
 
 RRF_K = 60

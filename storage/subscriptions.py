@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import authors, dialect, ledger
+from storage import authors, fulltext, ledger
 from storage.models import Paper, Subscription
 from storage.search import PaperDetails, papers_details
 from storage.search_text import BadQuery, Query, parse_query
@@ -192,7 +192,7 @@ async def _matching(
     searches = {w: read for w in sorted(todo) if (read := _search(w)) is not None}
     worded = {w: query for w, (query, _) in searches.items() if not query.empty}
     found = dict(
-        zip(worded, await dialect.papers_matching(session, list(worded.values()), low, high),
+        zip(worded, await fulltext.papers_matching(session, list(worded.values()), low, high),
             strict=True)
     )  # fmt: skip
     for words, (query, names) in searches.items():
@@ -205,7 +205,7 @@ async def _matching(
             ordered = sorted(ids)
             for start in range(0, len(ordered), EXCLUDED_BATCH):
                 batch = ordered[start : start + EXCLUDED_BATCH]
-                ids -= await dialect.papers_holding(session, query.excluded, batch)
+                ids -= await fulltext.papers_holding(session, query.excluded, batch)
         seen[words, low, high] = ids
     return {w.lower(): seen.get((w.lower(), low, high), set()) for w in followed}
 

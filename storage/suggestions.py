@@ -23,7 +23,7 @@ from rapidfuzz.distance import OSA
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
+from storage import fulltext
 from storage.db import Sessions
 from storage.models import Claim, Paper
 from storage.search_text import normalise
@@ -31,7 +31,7 @@ from storage.search_text import normalise
 log = logging.getLogger(__name__)
 
 MAX_VOCABULARY = 300_000  # words kept, the most frequent; ~70 MB in memory when full
-CLAIMS_READ = 300_000  # PostgreSQL: the newest claims whose words are read (see dialect)
+CLAIMS_READ = 300_000  # PostgreSQL: the newest claims whose words are read (fulltext.claim_terms)
 PAPERS_READ = 200_000  # the newest papers whose names and titles are read
 MIN_WORD, MAX_WORD = 3, 30  # shorter words are too ambiguous to correct, longer ones rare
 MAX_WORDS_LOOKED_AT = 12  # of what was typed; the rest is kept as typed
@@ -211,7 +211,7 @@ async def load_vocabulary(session: AsyncSession) -> Vocabulary:
     )
     async for partition in rows.partitions():
         papers += [(name, title) for name, title in partition]
-    terms = await dialect.claim_terms(session, newest=CLAIMS_READ)
+    terms = await fulltext.claim_terms(session, newest=CLAIMS_READ)
     return await asyncio.to_thread(build_vocabulary, papers, terms)
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from jobs.ingest import ingest
-from storage import db, dialect, paper_keys
+from storage import db, fulltext, paper_keys
 from storage import search as search_module
 from storage.search import (
     PAGE_SIZE,
@@ -259,7 +259,7 @@ async def test_a_wide_date_range_finds_what_a_narrow_one_finds(
     seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     narrow = await search_claims(seeded, "AUROC until:2026-09-30")
-    monkeypatch.setattr(dialect, "DATE_RANGE_BY_MEMBERSHIP", 0)  # walk the matches instead
+    monkeypatch.setattr(fulltext, "DATE_RANGE_BY_MEMBERSHIP", 0)  # walk the matches instead
     wide = await search_claims(seeded, "AUROC until:2026-09-30")
     assert narrow.hits
     assert {h.claim_id for h in wide.hits} == {h.claim_id for h in narrow.hits}

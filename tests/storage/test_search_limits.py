@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
+from storage import fulltext
 from storage.authors import LONGEST_NAME, MAX_AUTHORS, split_authors
 from storage.search import lookup_paper, search_claims
 from storage.search_text import (
@@ -66,7 +66,7 @@ async def test_a_statement_past_the_budget_ends_with_a_sentence(seeded: AsyncSes
         " SELECT count(*) FROM (SELECT x FROM n LIMIT 1000000000)"
     )
     with pytest.raises(SearchTooCostly, match="Try fewer or rarer words"):
-        async with dialect.search_budget(seeded, 0.2):
+        async with fulltext.search_budget(seeded, 0.2):
             await seeded.execute(text(slow))
     await seeded.rollback()
     page = await search_claims(seeded, "AUROC")  # the session's connection is fine again
