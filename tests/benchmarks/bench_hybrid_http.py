@@ -27,11 +27,11 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.local_slack import LocalSlack
 from tests.benchmarks.bench_search import percentile
 from tests.benchmarks.bench_worst import Responses, Store, command, ingest, serve
 from tests.benchmarks.corpus import benchmark_queries, ensure_corpus
 from tests.benchmarks.results import RESULTS, write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +80,7 @@ async def bench_store(
     store = Store(run.store, url)
     responses = Responses()
     runner = await responses.start()
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         started = time.perf_counter()
         child, _ = await serve(store, slack, workdir, extra)
         await asyncio.to_thread(wait_for_files, index_dir)  # built in the background, saved

@@ -4,7 +4,7 @@
 
 Starts `paperbot serve` as a child process on the bundled seeds (a SQLite file; with
 `--postgresql` also a throwaway PostgreSQL server), pointed at the fake Slack Web API
-(bot/local_slack.py), and beside it two bare Bolt apps whose `/paper` only acks
+(tests/fake_slack.py), and beside it two bare Bolt apps whose `/paper` only acks
 (tests/benchmarks/bare_bolt.py): one with Bolt's defaults and one that runs the listener
 inline. Requests are signed as Slack signs them and sent one at a time over a kept-alive
 connection, the kinds taking turns. A command's time is from sending it to its answer: the
@@ -29,11 +29,11 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.local_slack import LocalSlack
 from tests.benchmarks.bare_bolt import SECRET
 from tests.benchmarks.bench_search import percentile
 from tests.benchmarks.bench_worst import Responses, command, free_port
 from tests.benchmarks.results import write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +101,7 @@ class Child:
         self.log.close()
 
 
-def starter(database_url: str, slack: LocalSlack, workdir: Path) -> Callable[[str], Child]:
+def starter(database_url: str, slack: FakeSlack, workdir: Path) -> Callable[[str], Child]:
     # The deployed bot's defaults (log level INFO included), its lines going to a file.
     paperbot_env = os.environ | {
         "PAPERBOT_DATABASE_URL": database_url, "SLACK_BOT_TOKEN": "xoxb-bench",
@@ -142,7 +142,7 @@ async def timed(
 async def bench_store(run: Run, database_url: str, requests: int, workdir: Path) -> None:
     responses = Responses()
     receiver = await responses.start()
-    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+    async with FakeSlack() as slack, aiohttp.ClientSession() as http:
         start = starter(database_url, slack, workdir)
         try:
             # The first command after start, each on a process started for it.
@@ -165,7 +165,7 @@ async def bench_store(run: Run, database_url: str, requests: int, workdir: Path)
 
 async def rounds(
     run: Run, http: aiohttp.ClientSession, children: dict[str, Child],
-    responses: Responses, slack: LocalSlack, requests: int,
+    responses: Responses, slack: FakeSlack, requests: int,
 ) -> None:  # fmt: skip
     for _ in range(10):  # warm-up, not counted
         for kind in KINDS:

@@ -33,7 +33,6 @@ from sqlalchemy.engine import make_url
 
 from bot.app import slack_client
 from bot.blocks import subscription_messages
-from bot.local_slack import LocalSlack
 from bot.messenger import SlackMessenger
 from jobs import subscriptions as delivery
 from jobs.ingest import ingest
@@ -42,6 +41,7 @@ from storage.db import Sessions
 from storage.models import Paper
 from tests.benchmarks.corpus import EN_NOUNS, ZH_WORDS, generate_corpus
 from tests.benchmarks.results import write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 SECTION = "## Subscription job"
@@ -89,7 +89,7 @@ async def writer_waits(sessions: Sessions, stop: asyncio.Event,
         await asyncio.sleep(0.05)
 
 
-async def timed_run(sessions: Sessions, slack: LocalSlack,
+async def timed_run(sessions: Sessions, slack: FakeSlack,
                     now: datetime) -> Run:  # fmt: skip
     client = SlackMessenger(slack_client("xoxb-bench", slack.api_url))
     stop, waits = asyncio.Event(), list[float]()
@@ -121,7 +121,7 @@ async def bench_store(
         async with sessions() as session:
             store.papers = (await session.execute(select(func.count(Paper.id)))).scalar_one()
         today = datetime.now(UTC).replace(hour=9, minute=5)
-        async with LocalSlack() as slack:
+        async with FakeSlack() as slack:
             store.runs.append(await timed_run(sessions, slack, today))
             store.runs.append(await timed_run(sessions, slack, today.replace(minute=10)))
     return store

@@ -32,10 +32,10 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from tests.benchmarks.corpus import ensure_corpus
 from tests.benchmarks.results import write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 SECRET = "bench-signing-secret"
@@ -128,7 +128,7 @@ async def command(http: aiohttp.ClientSession, url: str, responses: Responses, l
 
 
 async def serve(
-    store: Store, slack: LocalSlack, workdir: Path, extra: dict[str, str] | None = None
+    store: Store, slack: FakeSlack, workdir: Path, extra: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """`paperbot serve` on the store, once `/healthz` answers (`extra`: more settings)."""
     port = free_port()
@@ -197,7 +197,7 @@ async def flood(http: aiohttp.ClientSession, url: str, responses: Responses) -> 
 async def bench_store(store: Store, workdir: Path) -> None:
     responses = Responses()
     runner = await responses.start()
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         child, url = await serve(store, slack, workdir)
         try:
             async with aiohttp.ClientSession() as http:

@@ -1,4 +1,4 @@
-"""The bot served over real HTTP, with a fake Slack (our own LocalSlack) recording calls."""
+"""The bot served over real HTTP, with a fake Slack (our own FakeSlack) recording calls."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import pytest
 from sqlalchemy.engine import URL
 
 from bot.blocks import WORKING
-from bot.local_slack import LocalSlack
 from bot.server import running
 from bot.settings import Settings, load_settings
 from bot.shell import command_body, signed_headers
@@ -24,13 +23,14 @@ from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
 from tests.digests import SEEDS
+from tests.fake_slack import FakeSlack
 
 SECRET = "test-signing-secret-5e1f"
 TOKEN = "xoxb-test-token-9c2d"
 ADMIN = "UADMIN1"
 
 
-def bot_settings(url: URL, slack: LocalSlack, tmp_path: Path, **extra: str) -> Settings:
+def bot_settings(url: URL, slack: FakeSlack, tmp_path: Path, **extra: str) -> Settings:
     env = {
         "PAPERBOT_DATABASE_URL": url.render_as_string(hide_password=False),
         "SLACK_BOT_TOKEN": TOKEN,
@@ -50,7 +50,7 @@ class Bot:
     """Talks to the running bot as Slack does."""
 
     url: str
-    slack: LocalSlack
+    slack: FakeSlack
     http: aiohttp.ClientSession
 
     async def post(self, body: str, *, secret: str = SECRET, timestamp: int | None = None,
@@ -152,7 +152,7 @@ async def seeded_copy(url: URL) -> URL:
 @pytest.fixture
 async def start_bot(tmp_path: Path) -> AsyncIterator[StartBot]:
     """Start the bot on a database; yields a function so a test can choose settings."""
-    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+    async with FakeSlack() as slack, aiohttp.ClientSession() as http:
         stack: list[Any] = []
 
         async def start(url: URL, **extra: str) -> Bot:

@@ -12,13 +12,13 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import URL
 
-from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from bot.text_view import as_text
 from tests.benchmarks.corpus import generate_corpus
 from tests.bot.conftest import ADMIN, SECRET, StartBot
 from tests.bot.test_serve_process import serving, until_up
 from tests.digests import SEEDS
+from tests.fake_slack import FakeSlack
 
 PAPERS = 800  # two files, 3.7 MB of deep reads and 1.7 MB of HuggingFace entries
 MAX_GAP_S = 1.0
@@ -43,7 +43,7 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
         "PAPERBOT_ADMINS": ADMIN,
     }
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack, **env) as served,
     ):

@@ -15,13 +15,13 @@ from apscheduler.triggers.cron import CronTrigger
 from sqlalchemy.engine import URL
 
 from bot.app import slack_client
-from bot.local_slack import LocalSlack
 from bot.messenger import SlackMessenger
 from bot.scheduling import build_scheduler, latest_firing, tracked
 from bot.services import Services
 from bot.settings import load_settings
 from storage import db
 from tests.digests import SEEDS, Entry, huggingface_digest, write
+from tests.fake_slack import FakeSlack
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -53,7 +53,7 @@ async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: P
         "PAPERBOT_SETTLE_SECONDS": "0",
     }  # fmt: skip
     settings = load_settings(env, dotenv_path=tmp_path / "none")
-    async with LocalSlack() as slack, db.open_engine(settings.database_url) as one, \
+    async with FakeSlack() as slack, db.open_engine(settings.database_url) as one, \
             db.open_engine(settings.database_url) as two:  # fmt: skip
         await db.upgrade(one)
         replicas = [Services(settings, db.session_factory(e)) for e in (one, two)]

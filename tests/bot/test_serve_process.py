@@ -21,12 +21,12 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import URL
 
-from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from bot.version import describe
 from tests.bot.conftest import SECRET, TOKEN
-from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
 from tests.digests import SEEDS
+from tests.fake_slack import FakeSlack
 
 
 def free_port() -> int:
@@ -57,7 +57,7 @@ def serve_env(slack_url: str, **extra: str) -> dict[str, str]:
 
 @asynccontextmanager
 async def serving(
-    tmp_path: Path, slack: LocalSlack, *args: str, host: str = "127.0.0.1", **extra: str
+    tmp_path: Path, slack: FakeSlack, *args: str, host: str = "127.0.0.1", **extra: str
 ) -> AsyncIterator[Served]:
     """`paperbot serve ARGS` in its own process, stopped with SIGTERM at the end of the
     block; `host` is where the test reaches it."""
@@ -90,7 +90,7 @@ async def until_up(http: aiohttp.ClientSession, served: Served) -> aiohttp.Clien
 
 async def test_serve_answers_healthz_and_stops_on_sigterm(tmp_path: Path) -> None:
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack) as served,
     ):
@@ -126,7 +126,7 @@ async def test_serve_takes_its_secrets_from_files_and_never_logs_them(tmp_path: 
              "PAPERBOT_DATABASE_URL_FILE": str(credentials / "db"),
              "PAPERBOT_LOG_LEVEL": "DEBUG"}  # fmt: skip
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack, **files) as served,
     ):
@@ -165,7 +165,7 @@ async def test_a_database_password_from_a_file_is_used_and_never_logged(
 async def test_serve_posts_the_summary_once_on_an_every_minute_schedule(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     assert paperbot("ingest", cwd=tmp_path).returncode == 0
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         schedule = {"PAPERBOT_DIGEST_CHANNEL": "CTEAM", "PAPERBOT_DIGEST_SCHEDULE": "* * * * *"}
         async with serving(tmp_path, slack, **schedule) as served:
             await slack.wait_for("chat.postMessage", 1, within=30)
@@ -181,7 +181,7 @@ async def test_serve_posts_the_summary_once_on_an_every_minute_schedule(tmp_path
 async def test_serve_logs_one_json_line_per_event_with_request_ids(tmp_path: Path) -> None:
     logging = {"PAPERBOT_LOG_FORMAT": "json", "PAPERBOT_LOG_LEVEL": "debug"}
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack, **logging) as served,
     ):
@@ -205,7 +205,7 @@ async def test_serve_logs_one_json_line_per_event_with_request_ids(tmp_path: Pat
 
 def test_a_busy_port_is_one_line_and_nothing_starts(tmp_path: Path) -> None:
     """The port is bound before the store, the scheduler or its catch-up run begin."""
-    with socket.socket() as taken, LocalSlackThread() as slack_url:
+    with socket.socket() as taken, FakeSlackThread() as slack_url:
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
@@ -240,7 +240,7 @@ def test_an_address_that_cannot_be_used_is_a_configuration_error(
 
 async def test_host_comes_from_the_environment_or_the_command_line(tmp_path: Path) -> None:
     """127.0.0.2 is a loopback address too: a bot bound there is not on 127.0.0.1."""
-    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+    async with FakeSlack() as slack, aiohttp.ClientSession() as http:
         async with serving(tmp_path, slack, host="127.0.0.2", PAPERBOT_HOST="127.0.0.2") as one:
             assert (await until_up(http, one)).status == 200
             with pytest.raises(aiohttp.ClientConnectionError):
@@ -254,7 +254,7 @@ async def test_host_comes_from_the_environment_or_the_command_line(tmp_path: Pat
 
 async def test_bodies_slack_never_sends_leave_warnings_and_no_traceback(tmp_path: Path) -> None:
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack) as served,
     ):
@@ -280,7 +280,7 @@ async def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
         systemd.bind(address)
         async with (
-            LocalSlack() as slack,
+            FakeSlack() as slack,
             aiohttp.ClientSession() as http,
             serving(tmp_path, slack, NOTIFY_SOCKET=address) as served,
         ):

@@ -10,11 +10,11 @@ from urllib.parse import parse_qsl
 from sqlalchemy.engine import URL
 
 from bot import logs
-from bot.local_slack import LocalSlack
 from bot.server import running
 from bot.shell import command_body
 from bot.text_view import as_text
 from tests.bot.conftest import bot_settings
+from tests.fake_slack import FakeSlack
 
 APP_TOKEN = "xapp-1-test-app-token-77f1"
 
@@ -23,7 +23,7 @@ async def test_socket_mode_answers_commands_and_events(seeded_url: URL, tmp_path
     lines = io.StringIO()
     requests = logs.handler("text", [], lines)
     logging.getLogger("bot.app").addHandler(requests)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         settings = bot_settings(seeded_url, slack, tmp_path, SLACK_APP_TOKEN=APP_TOKEN)
         async with running(settings, host="127.0.0.1", port=0, socket_mode=True):
             body = command_body("/paper", "GAPO", user="UMEMBER1", channel="CPAPERS",

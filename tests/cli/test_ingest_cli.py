@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL
 
-from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
@@ -114,7 +114,7 @@ def test_digest_preview_then_post_then_nothing_new(tmp_path: Path) -> None:
     assert no_channel.returncode == 2
     assert "PAPERBOT_DIGEST_CHANNEL" in no_channel.stderr
 
-    with LocalSlackThread() as slack_url:
+    with FakeSlackThread() as slack_url:
         env = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack_url}
         posted = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path, env=env)
         again = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path, env=env)

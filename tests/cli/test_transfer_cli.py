@@ -16,7 +16,7 @@ from sqlalchemy.engine import URL
 from storage import db
 from storage.models import Base
 from storage.transfer import NOT_EXPORTED
-from tests.cli.helpers import LocalSlackThread, paperbot
+from tests.cli.helpers import FakeSlackThread, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
@@ -50,7 +50,7 @@ async def test_a_moved_store_is_the_same_store(move: tuple[URL, URL], tmp_path: 
     source, target = move
     shutil.copytree(SEEDS, tmp_path / "seeds")
     assert paperbot("ingest", cwd=tmp_path, env=env_for(source)).returncode == 0
-    with LocalSlackThread() as slack_url:
+    with FakeSlackThread() as slack_url:
         slack = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack_url}
         posted = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path,
                           env=env_for(source, **slack))  # fmt: skip

@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import slack_client
 from bot.blocks import subscription_messages, summary_messages
-from bot.local_slack import LocalSlack
 from bot.messenger import SlackMessenger
 from jobs import subscriptions as delivery
 from jobs.ingest import ingest
@@ -27,6 +26,7 @@ from storage.models import LedgerPaper, Paper, Subscription
 from storage.status import store_status
 from tests.bot.limits import limit_violations
 from tests.digests import Entry, huggingface_digest, write
+from tests.fake_slack import FakeSlack
 from tests.jobs.bulk import add_papers
 
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -56,7 +56,7 @@ async def new_file(sessions: Sessions, tmp_path: Path) -> None:
     assert report.papers["new"] == 2
 
 
-async def run(sessions: Sessions, slack: LocalSlack,
+async def run(sessions: Sessions, slack: FakeSlack,
               now: datetime) -> dict[str, Outcome]:  # fmt: skip
     client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
     return await delivery.deliver_due(sessions, client, subscription_messages, now=now,
@@ -69,7 +69,7 @@ async def test_a_subscriber_gets_one_message_with_only_the_new_matching_paper(
     await follow(sessions, "USUB1", "AUROC")  # the seeds' AUROC papers are older than this
     await new_file(sessions, tmp_path)
     now = datetime(2026, 12, 2, 9, 5, tzinfo=ZONE)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         first = await run(sessions, slack, now)
         second = await run(sessions, slack, now.replace(hour=17))
     assert first["USUB1"].status == "posted" and first["USUB1"].papers == 1
@@ -89,7 +89,7 @@ async def test_nothing_is_sent_before_the_subscriber_s_time_or_without_a_match(
     await follow(sessions, "USUB2", "AUROC")
     await follow(sessions, "USUB3", "quantum chromodynamics")
     await new_file(sessions, tmp_path)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         early = await run(sessions, slack, datetime(2026, 12, 2, 8, 59, tzinfo=ZONE))
         later = await run(sessions, slack, datetime(2026, 12, 2, 9, 0, tzinfo=ZONE))
     assert early == {}
@@ -102,7 +102,7 @@ async def test_a_channel_subscription_posts_in_the_channel_at_its_own_time(
 ) -> None:
     await follow(sessions, "CTEAM2", "tokenization", post_time="16:30")
     await new_file(sessions, tmp_path)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         at_nine = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
         at_half_past_four = await run(sessions, slack, datetime(2026, 12, 2, 16, 31, tzinfo=ZONE))
     assert at_nine == {}
@@ -117,7 +117,7 @@ async def test_the_next_day_brings_only_papers_not_sent_before(
 ) -> None:
     await follow(sessions, "USUB4", "AUROC")
     await new_file(sessions, tmp_path)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
         later = huggingface_digest("2026-12-03", [Entry("2612.00003", "Judging the Judges",
                                    abstract="AUROC drops to 0.7 under paraphrase.")])  # fmt: skip
@@ -135,7 +135,7 @@ async def test_two_replicas_running_the_job_at_once_send_one_message(
     await follow(sessions, "USUB5", "AUROC")
     await new_file(sessions, tmp_path)
     now = datetime(2026, 12, 2, 9, 5, tzinfo=ZONE)
-    async with db.open_engine(engine.url) as other, LocalSlack() as slack:
+    async with db.open_engine(engine.url) as other, FakeSlack() as slack:
         replicas = [sessions, db.session_factory(other)]
         await asyncio.gather(*(run(replica, slack, now) for replica in replicas))
     assert len(slack.called("chat.postMessage")) == 1
@@ -147,7 +147,7 @@ async def test_a_channel_has_one_time_of_day_the_last_one_given(
     await follow(sessions, "CTEAM3", "tokenization", post_time="16:30")
     await follow(sessions, "CTEAM3", "AUROC", post_time="18:00")
     await new_file(sessions, tmp_path)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         at_five = await run(sessions, slack, datetime(2026, 12, 2, 17, 0, tzinfo=ZONE))
         at_six = await run(sessions, slack, datetime(2026, 12, 2, 18, 0, tzinfo=ZONE))
     assert at_five == {} and at_six["CTEAM3"].papers == 2
@@ -173,7 +173,7 @@ async def test_the_watermark_moves_on_when_nothing_matches_and_later_matches_sti
 ) -> None:
     await follow(sessions, "USUB6", "chromodynamics")
     await new_file(sessions, tmp_path)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         quiet = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
         after_quiet = await watermark(sessions, "USUB6")
         newest = await newest_paper(sessions)
@@ -199,7 +199,7 @@ async def test_more_new_papers_than_postgresql_takes_parameters_are_matched_and_
     await add_papers(sessions, 33_000, day=date(2026, 12, 1))
     await add_papers(sessions, 3, day=date(2026, 12, 1), prefix="rare",
                      abstract="Heliotrope flowers track the sun.")  # fmt: skip
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         first = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
         next_day = await run(sessions, slack, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
     assert (first["URARE1"].status, first["URARE1"].papers) == ("posted", 3)
@@ -217,7 +217,7 @@ async def test_more_new_papers_than_postgresql_takes_parameters_are_matched_and_
         assert (await session.execute(recorded)).scalar_one() == 33_003
 
 
-class NoConversation(LocalSlack):
+class NoConversation(FakeSlack):
     """Answers conversations.open for one user without the conversation in it."""
 
     def __init__(self, user: str):
@@ -245,7 +245,7 @@ async def test_one_subscriber_s_error_is_logged_and_the_others_get_their_message
     (logged,) = [r for r in caplog.records if r.name == "jobs.subscriptions"]
     assert logged.getMessage() == "subscription delivery to UBROKEN failed"
     assert logged.exc_info is not None  # the traceback is in the log
-    async with LocalSlack() as healed:  # its papers were not lost: they come the next day
+    async with FakeSlack() as healed:  # its papers were not lost: they come the next day
         tomorrow = await run(sessions, healed, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
     assert tomorrow["UBROKEN"].status == "posted" and tomorrow["UBROKEN"].papers == 1
 
@@ -256,7 +256,7 @@ async def test_status_shows_the_channel_summary_not_a_subscribers_message(
     """Both are kept in one ledger; `paperbot status` reports the summary's last post."""
     await follow(sessions, "USUB1", "AUROC")
     await new_file(sessions, tmp_path)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         messenger = SlackMessenger(slack_client("xoxb-test", slack.api_url))
         summary = await post(sessions, messenger, "CTEAM", "p1", summary_messages,
                              today=date(2026, 12, 2))  # fmt: skip

@@ -14,7 +14,6 @@ from sqlalchemy.engine import URL
 
 from bot.app import slack_client
 from bot.blocks import summary_messages
-from bot.local_slack import LocalSlack
 from bot.messenger import SlackMessenger
 from bot.settings import load_settings
 from bot.shell import offline_bot
@@ -26,13 +25,14 @@ from storage.models import LedgerPaper, LedgerPost, Paper, utcnow
 from storage.status import store_status
 from tests.bot.limits import limit_violations
 from tests.digests import Entry, huggingface_digest, write
+from tests.fake_slack import FakeSlack
 from tests.jobs.bulk import add_papers
 
 TODAY = date(2026, 12, 2)
 CHANNEL = "CPAPERS"
 
 
-class ScriptedSlack(LocalSlack):
+class ScriptedSlack(FakeSlack):
     """Answers chat.postMessage with the given HTTP statuses first, then as Slack does."""
 
     def __init__(self, statuses: list[int] | None = None, *, always: int | None = None):
@@ -51,7 +51,7 @@ class ScriptedSlack(LocalSlack):
         return await super().answer(method, payload)
 
 
-class RefusingReplies(LocalSlack):
+class RefusingReplies(FakeSlack):
     """Refuses the given thread replies (1 is the first one sent), once each, as Slack
     refuses a message it cannot take."""
 
@@ -73,7 +73,7 @@ class RefusingReplies(LocalSlack):
         return [m for m in self.called("chat.postMessage") if all(m is not r for r in self.refused)]
 
 
-class SlowToAnswer(LocalSlack):
+class SlowToAnswer(FakeSlack):
     """Takes the summary's first message, then is slow to say so: time to cancel the
     task that posts it, after Slack accepted the message."""
 
@@ -94,7 +94,7 @@ def sessions(seeded: Sessions) -> Sessions:
     return seeded  # every test here starts from the seeds
 
 
-async def run(sessions: Sessions, slack: LocalSlack,
+async def run(sessions: Sessions, slack: FakeSlack,
               period: str) -> summary.Outcome:  # fmt: skip
     client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
     return await summary.post(sessions, client, CHANNEL, period, summary_messages, today=TODAY)
@@ -108,7 +108,7 @@ async def posted_papers(sessions: Sessions) -> int:
 async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
     sessions: Sessions,
 ) -> None:
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         first = await run(sessions, slack, "2026-12-02T09:00:00+00:00")
         again = await run(sessions, slack, "2026-12-03T09:00:00+00:00")
     messages = slack.called("chat.postMessage")
@@ -128,7 +128,7 @@ async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
 async def test_an_empty_period_posts_nothing_unless_asked_to(
     sessions: Sessions,
 ) -> None:
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
         await run(sessions, slack, "p1")
         quiet = await summary.post(sessions, client, CHANNEL, "p2", summary_messages, today=TODAY)
@@ -141,7 +141,7 @@ async def test_an_empty_period_posts_nothing_unless_asked_to(
 
 
 async def test_a_new_file_posts_only_its_new_papers(sessions: Sessions, tmp_path: Path) -> None:
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         await run(sessions, slack, "p1")
         text = huggingface_digest("2026-10-05", [Entry("2610.55555", "Fresh Paper")])
         new = write(tmp_path / "digests" / "new.txt", text)
@@ -154,7 +154,7 @@ async def test_a_new_file_posts_only_its_new_papers(sessions: Sessions, tmp_path
 async def test_one_period_posts_once_even_when_run_twice_at_once(
     sessions: Sessions,
 ) -> None:
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         outcomes = await asyncio.gather(*(run(sessions, slack, "same") for _ in range(2)))
     statuses = sorted(o.status for o in outcomes)
     # The second run finds the first in flight, or (if it came later) nothing new.
@@ -166,7 +166,7 @@ async def test_posts_for_different_periods_at_once_post_the_papers_once(
     sessions: Sessions,
 ) -> None:
     """A manual post and scheduled ones racing: one post, whoever wins."""
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         outcomes = await asyncio.gather(*(run(sessions, slack, p) for p in ("a", "b", "c")))
     statuses = sorted(o.status for o in outcomes)
     assert statuses[-1] == "posted"
@@ -202,7 +202,7 @@ async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
     assert last is not None and (last["status"], last["period"]) == ("failed", "p1")
     assert "500" in last["error"]
 
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         retried = await run(sessions, slack, "p2")
     assert (retried.status, retried.papers) == ("posted", 36)
 
@@ -274,7 +274,7 @@ async def test_a_first_summary_after_an_archive_of_10000_papers_is_one_bounded_p
     sessions: Sessions,
 ) -> None:
     await add_papers(sessions, 10_000, day=date(2026, 11, 30))
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         first = await run(sessions, slack, "p1")
         next_morning = await run(sessions, slack, "p2")
     messages = slack.called("chat.postMessage")
@@ -308,7 +308,7 @@ async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_t
     async with sessions() as session:
         assert (await session.execute(select(func.count()).select_from(LedgerPost))).scalar() == 0
 
-    async with LocalSlack() as slack:  # the channel's real summary, next
+    async with FakeSlack() as slack:  # the channel's real summary, next
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
         real = await summary.post(sessions, client, "C123", summary.manual_period(),
                                  summary_messages, today=TODAY)  # fmt: skip
