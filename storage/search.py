@@ -122,7 +122,6 @@ class ClaimSearch:
 
 @dataclass(frozen=True)
 class ClaimPage:
-    search: ClaimSearch
     hits: list[ClaimHit]
     page: int
     has_next: bool
@@ -293,7 +292,7 @@ async def search_claims(
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
         if search.words:  # only punctuation, emoji and the like: nothing to match
-            return ClaimPage(search, [], page, False, papers, query.notes)
+            return ClaimPage([], page, False, papers, query.notes)
         if where == fulltext.ClaimFilter(without_papers=named):
             raise BadQuery("Type some words to search for.")
         ranked = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
@@ -316,7 +315,7 @@ async def search_claims(
     ids = ranked.ids
     hits = await _hits(session, ids[:PAGE_SIZE], query, why)
     total = max(ranked.total, offset + len(hits)) if hits else ranked.total
-    return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
+    return ClaimPage(hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
 
 
 @dataclass(frozen=True)

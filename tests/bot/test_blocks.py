@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from bot import blocks
-from storage.search import ClaimHit, ClaimPage, ClaimSearch, PaperDetails, PaperRef
+from storage.search import ClaimHit, ClaimPage, PaperDetails, PaperRef
 from tests.bot.limits import limit_violations
 
 NASTY = "Ping <!channel> & <@U123> <!subteam^S1> via <https://evil.example|click here>"
@@ -42,7 +42,7 @@ def hit(text: str = NASTY) -> ClaimHit:
     [
         blocks.paper_card(details()),
         blocks.paper_card(details(), shared_by="U999"),
-        blocks.claim_page(NASTY, ClaimPage(ClaimSearch(NASTY), [hit()], 1, True)),
+        blocks.claim_page(NASTY, ClaimPage([hit()], 1, True)),
         blocks.paper_claims(details(), [hit()]),
         blocks.no_paper(NASTY),
         blocks.refusal(NASTY),
@@ -80,7 +80,7 @@ def test_huge_texts_are_cut_with_an_ellipsis_inside_the_limits() -> None:
     assert payload["blocks"][0]["text"]["text"].endswith("…")
     many = [hit(huge) for _ in range(60)]
     assert limit_violations(blocks.paper_claims(details(), many).as_payload()) == []
-    page = ClaimPage(ClaimSearch(huge), many[:10], 3, True)
+    page = ClaimPage(many[:10], 3, True)
     assert limit_violations(blocks.claim_page(huge[:500], page).as_payload()) == []
 
 

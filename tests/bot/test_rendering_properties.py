@@ -26,7 +26,6 @@ from storage.search import (
     AddressedClaim,
     ClaimHit,
     ClaimPage,
-    ClaimSearch,
     PaperDetails,
     PaperMatches,
     PaperRef,
@@ -76,7 +75,6 @@ HITS = st.builds(
     source=st.sampled_from(["review", "abstract"]), text_zh=TEXT, quote_en=TEXT, paper=REFS,
     zh_spans=SPANS, en_spans=SPANS,
 )  # fmt: skip
-SEARCHES = st.builds(ClaimSearch, words=TEXT, paper=OPTIONAL)
 FOLLOWED = st.builds(
     Followed, id=st.integers(1, 10**6), subscriber=st.sampled_from(["U123", "C123", "<!here>"]),
     words=TEXT, post_time=st.none() | st.just("08:30") | TEXT,
@@ -89,11 +87,9 @@ RENDERERS: dict[str, Callable[..., Any]] = {
         q, PaperMatches("text", refs, (), total, page, frozenset(r.id for r in refs[:via]), capped)
     ),
     "no_paper": blocks.no_paper,
-    "claim_page": lambda q, s, h, n, total: blocks.claim_page(
-        q, ClaimPage(s, h, n, True, total=total)
-    ),
-    "with_suggestions": lambda q, s, h, command, texts: blocks.with_suggestions(
-        blocks.claim_page(q, ClaimPage(s, h, 1, True, total=len(h))), command, texts
+    "claim_page": lambda q, h, n, total: blocks.claim_page(q, ClaimPage(h, n, True, total=total)),
+    "with_suggestions": lambda q, h, command, texts: blocks.with_suggestions(
+        blocks.claim_page(q, ClaimPage(h, 1, True, total=len(h))), command, texts
     ),
     "no_paper_with_suggestions": lambda q, texts: blocks.with_suggestions(
         blocks.no_paper(q), "/paper", texts
@@ -122,12 +118,11 @@ ARGUMENTS = {
     ),
     "no_paper": st.tuples(TEXT),
     "claim_page": st.tuples(
-        TEXT, SEARCHES, st.lists(HITS, max_size=10), st.integers(1, 10**6), st.integers(0, 10**6)
+        TEXT, st.lists(HITS, max_size=10), st.integers(1, 10**6), st.integers(0, 10**6)
     ),
     # Corrections are made from what was typed: at most 300 characters and a few more.
     "with_suggestions": st.tuples(
         TEXT,
-        SEARCHES,
         st.lists(HITS, max_size=10),
         st.sampled_from(["/paper", "/claims"]),
         st.lists(TEXT.map(lambda t: t[:320]), max_size=3),
@@ -259,7 +254,7 @@ def test_clipped_escaped_text_fits_and_ends(text: str, limit: int) -> None:
 def test_the_inputs_that_froze_the_bot_render_at_once() -> None:
     for text in ("&" + "a" * 210, "<" * 300, ">" + "b" * 299, "<!channel>" + "x" * 200):
         with alarm(RENDER_SECONDS):
-            empty = ClaimPage(ClaimSearch(text), [], 1, False)
+            empty = ClaimPage([], 1, False)
             for message in (blocks.no_paper(text), blocks.refusal(text),
                             blocks.claim_page(text, empty)):  # fmt: skip
                 check(message.as_payload())
