@@ -68,9 +68,13 @@ class IngestBar:
 
     def started(self, files: int) -> None:
         self._bar = tqdm(
-            total=files, unit="file", desc="ingest", file=sys.stderr,
-            disable=not sys.stderr.isatty(), mininterval=0.5,
-        )  # fmt: skip
+            total=files,
+            unit="file",
+            desc="ingest",
+            file=sys.stderr,
+            disable=not sys.stderr.isatty(),
+            mininterval=0.5,
+        )
 
     def file_done(self, papers: int) -> None:
         if self._bar is not None:
@@ -88,8 +92,13 @@ class EmbeddingBar:
     only when stderr is a terminal."""
 
     def __init__(self) -> None:
-        self._bar = tqdm(desc="embedding", unit="item", file=sys.stderr,
-                         disable=not sys.stderr.isatty(), mininterval=0.5)  # fmt: skip
+        self._bar = tqdm(
+            desc="embedding",
+            unit="item",
+            file=sys.stderr,
+            disable=not sys.stderr.isatty(),
+            mininterval=0.5,
+        )
 
     def __call__(self, done: int, total: int) -> None:
         self._bar.total = total
@@ -116,11 +125,15 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     async with db.open_store(settings.database_url) as sessions:
         try:
             report = await ingest(
-                sessions, paths, force=args.force,
-                max_file_mb=settings.max_file_mb, accept_losses=args.force,
-                settle_seconds=settings.settle_seconds, progress=bar,
+                sessions,
+                paths,
+                force=args.force,
+                max_file_mb=settings.max_file_mb,
+                accept_losses=args.force,
+                settle_seconds=settings.settle_seconds,
+                progress=bar,
                 parse_workers=PARSE_WORKERS,
-            )  # fmt: skip
+            )
         finally:
             bar.close()
         if choice is not None and choice.embedder is not None:
@@ -133,13 +146,17 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:
         papers = report.papers
-        print(f"documents: {report.files_line}; "
-              f"papers: {papers['new']} new, {papers['updated']} updated")  # fmt: skip
+        print(
+            f"documents: {report.files_line}; "
+            f"papers: {papers['new']} new, {papers['updated']} updated"
+        )
         for skipped in report.skipped:  # not digests: worth a line, not a failure
             print(f"skipped {skipped['path']}: {skipped['reason']}")
         if embedded is not None and choice is not None:
-            print(f"vectors: {embedded.embedded} embedded, {embedded.waiting} waiting "
-                  f"({choice.description})")  # fmt: skip
+            print(
+                f"vectors: {embedded.embedded} embedded, {embedded.waiting} waiting "
+                f"({choice.description})"
+            )
         elif choice is not None:
             print(f"vectors: {choice.description}")
     for error in report.errors:
@@ -249,8 +266,13 @@ def as_plain_text(sent: list[Sent]) -> str:
 
 def shell_help() -> str:
     lines = [f"  {c.name} {c.usage}\n      {c.description}" for c in COMMANDS]
-    return "\n".join(["Slash commands (`/paper help` and the like say more):", *lines,
-                      "  quit  leaves the shell"])  # fmt: skip
+    return "\n".join(
+        [
+            "Slash commands (`/paper help` and the like say more):",
+            *lines,
+            "  quit  leaves the shell",
+        ]
+    )
 
 
 async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
@@ -294,8 +316,9 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
         if not settings.slack_bot_token:
             raise UsageError("missing required environment variables: SLACK_BOT_TOKEN")
         slack = SlackMessenger(slack_client(settings.slack_bot_token, settings.slack_api_url))
-        outcome = await summary.post(sessions, slack, channel, summary.manual_period(),
-                                     summary_messages, today=today)  # fmt: skip
+        outcome = await summary.post(
+            sessions, slack, channel, summary.manual_period(), summary_messages, today=today
+        )
     print(
         f"{outcome.status}: {outcome.papers} papers"
         + (f" ({outcome.error})" if outcome.error else "")
@@ -412,8 +435,13 @@ class _Version(argparse.Action):
     """`--version`: the line is made only when asked (it reads the migration scripts)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="print the package, parser and schema versions and exit")  # fmt: skip
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="print the package, parser and schema versions and exit",
+        )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
         print(version.describe())
@@ -436,17 +464,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("ingest", cmd_ingest, "parse and load digest files or folders")
     p.add_argument("paths", nargs="*", metavar="PATH", help="default: $PAPERBOT_DIGEST_DIR")
     p.add_argument(
-        "--force", action="store_true",
+        "--force",
+        action="store_true",
         help="re-parse files whose content is unchanged, and accept new versions that remove "
         "papers or claims (refused as suspect without it)",
-    )  # fmt: skip
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
-        "--check", action="store_true",
+        "--check",
+        action="store_true",
         help="parse and report problems with their lines; write nothing (exit 1 on problems)",
-    )  # fmt: skip
-    p.add_argument("--no-embed", action="store_true",
-                   help="do not embed new claims and papers for search by meaning")  # fmt: skip
+    )
+    p.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="do not embed new claims and papers for search by meaning",
+    )
 
     p = command("status", cmd_status, "counts and the last ingest run")
     p.add_argument("--json", action="store_true", help="print as JSON")
@@ -485,9 +518,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("manifest", cmd_manifest, "print the Slack app manifest")
     p.add_argument(
-        "--request-url", metavar="URL",
+        "--request-url",
+        metavar="URL",
         help="the bot's public https address (HTTP mode); without it: Socket Mode",
-    )  # fmt: skip
+    )
     return parser
 
 

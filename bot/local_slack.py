@@ -86,11 +86,18 @@ class LocalSlack:
     async def answer(self, method: str, payload: dict[str, Any]) -> web.Response:
         """What Slack would answer."""
         if method == "auth.test":
-            return web.json_response({
-                "ok": True, "url": "https://local.slack.invalid/", "team": "local",
-                "user": "paperbot", "team_id": "T0LOCAL", "user_id": BOT_USER_ID,
-                "bot_id": "B0LOCAL", "is_enterprise_install": False,
-            })  # fmt: skip
+            return web.json_response(
+                {
+                    "ok": True,
+                    "url": "https://local.slack.invalid/",
+                    "team": "local",
+                    "user": "paperbot",
+                    "team_id": "T0LOCAL",
+                    "user_id": BOT_USER_ID,
+                    "bot_id": "B0LOCAL",
+                    "is_enterprise_install": False,
+                }
+            )
         if method in ("chat.postMessage", "chat.postEphemeral", "chat.update"):
             ts = f"{1_700_000_000 + next(self._ts)}.000100"
             return web.json_response(

@@ -45,8 +45,9 @@ class Meaning:
         passages = load_embedder(spec, threads=1).embedder
         files = None
         if index_dir is not None and store is not None:
-            files = IndexFiles.of(index_dir, store_identity(store), model.name, model.version,
-                                  model.dim)  # fmt: skip
+            files = IndexFiles.of(
+                index_dir, store_identity(store), model.name, model.version, model.dim
+            )
         return cls(choice.description, DenseSearch(model, files), passages)
 
     async def start(self, sessions: Sessions) -> None:

@@ -50,9 +50,12 @@ def wants_help(text: str) -> bool:
 
 
 async def paper(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    sessions: Sessions,
+    text: str,
+    page: int = 1,
+    suggester: Suggester | None = None,
     dense: DenseSearch | None = None,
-) -> Message:  # fmt: skip
+) -> Message:
     """`/paper`: a card, a page of a list, or none; fused with search by meaning when
     `dense` is ready. When little is found (by words and by meaning) and `suggester` knows
     better words, "Did you mean …" (or, with no result and one correction, its results)."""
@@ -98,9 +101,12 @@ async def _paper_reply(session: AsyncSession, text: str, matches: PaperMatches) 
 
 
 async def claims(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    sessions: Sessions,
+    text: str,
+    page: int = 1,
+    suggester: Suggester | None = None,
     dense: DenseSearch | None = None,
-) -> Message:  # fmt: skip
+) -> Message:
     """`/claims`: one claim by its address, or a page of hits (fused with search by
     meaning when `dense` is ready); when little is found, "Did you mean …" as for `/paper`."""
     if wants_help(text):
@@ -341,8 +347,9 @@ async def saved_command(sessions: Sessions, rest: str, user: str) -> Message:
             text, left_out = await saved.bibtex(session, user)
         return saved_bibtex(text, left_out)
     if wanted:
-        return blocks.text_reply("`/paper saved` lists your saved papers; `/paper saved bibtex` "
-                                 "gives their BibTeX.")  # fmt: skip
+        return blocks.text_reply(
+            "`/paper saved` lists your saved papers; `/paper saved bibtex` gives their BibTeX."
+        )
     return await saved_papers(sessions, user)
 
 
@@ -401,6 +408,13 @@ async def home(sessions: Sessions, user: str, summary_channel: str | None) -> di
         latest = await latest_post(session, summary_channel) if summary_channel else None
         followed = await subscriptions.of(session, user)
         kept = await saved.saved(session, user)
-    return blocks.home_view(blocks.Home(latest, status.papers, status.claims,
-                                        status.documents, followed,
-                                        saved_items(kept, limit=HOME_SAVED)))  # fmt: skip
+    return blocks.home_view(
+        blocks.Home(
+            latest,
+            status.papers,
+            status.claims,
+            status.documents,
+            followed,
+            saved_items(kept, limit=HOME_SAVED),
+        )
+    )

@@ -39,20 +39,32 @@ def latest_firing(trigger: CronTrigger, now: datetime) -> datetime | None:
 
 
 async def post_summary(
-    services: Services, messenger: Messenger, trigger: CronTrigger,
+    services: Services,
+    messenger: Messenger,
+    trigger: CronTrigger,
     now: datetime | None = None,
-) -> summary.Outcome | None:  # fmt: skip
+) -> summary.Outcome | None:
     settings = services.settings
     if not settings.digest_channel:
         return None
     now = now or datetime.now(settings.timezone)
     period = latest_firing(trigger, now) or now
     outcome = await summary.post(
-        services.sessions, messenger, settings.digest_channel, period.isoformat(),
-        summary_messages, today=period.date(), when_empty=settings.digest_when_empty,
-    )  # fmt: skip
-    log.info("scheduled summary for %s: %s, %d papers%s", period.isoformat(), outcome.status,
-             outcome.papers, f" ({outcome.error})" if outcome.error else "")  # fmt: skip
+        services.sessions,
+        messenger,
+        settings.digest_channel,
+        period.isoformat(),
+        summary_messages,
+        today=period.date(),
+        when_empty=settings.digest_when_empty,
+    )
+    log.info(
+        "scheduled summary for %s: %s, %d papers%s",
+        period.isoformat(),
+        outcome.status,
+        outcome.papers,
+        f" ({outcome.error})" if outcome.error else "",
+    )
     return outcome
 
 
@@ -62,9 +74,13 @@ async def scan_digest_folder(services: Services) -> None:
             log.info("periodic scan skipped: an ingest is running")
             return
         settings = services.settings
-        report = await ingest(services.sessions, [settings.digest_dir], trigger="schedule",
-                              max_file_mb=settings.max_file_mb,
-                              settle_seconds=settings.settle_seconds)  # fmt: skip
+        report = await ingest(
+            services.sessions,
+            [settings.digest_dir],
+            trigger="schedule",
+            max_file_mb=settings.max_file_mb,
+            settle_seconds=settings.settle_seconds,
+        )
     services.embed_in_background()
     if report.errors or report.papers["new"]:
         log.info("periodic scan: %s", report.as_json())
@@ -75,9 +91,12 @@ async def deliver_subscriptions(
 ) -> None:
     settings = services.settings
     await subscriptions.deliver_due(  # each post or failure is logged where it happens
-        services.sessions, messenger, subscription_messages,
-        now=now or datetime.now(settings.timezone), default_time=settings.subscription_time,
-    )  # fmt: skip
+        services.sessions,
+        messenger,
+        subscription_messages,
+        now=now or datetime.now(settings.timezone),
+        default_time=settings.subscription_time,
+    )
 
 
 def tracked(
@@ -108,9 +127,12 @@ def build_scheduler(services: Services, messenger: Messenger) -> AsyncIOSchedule
 
     scheduler = AsyncIOScheduler(
         timezone=settings.timezone,
-        job_defaults={"coalesce": True, "max_instances": 1,
-                      "misfire_grace_time": MISFIRE_GRACE_SECONDS},
-    )  # fmt: skip
+        job_defaults={
+            "coalesce": True,
+            "max_instances": 1,
+            "misfire_grace_time": MISFIRE_GRACE_SECONDS,
+        },
+    )
     if settings.digest_channel:
         trigger = CronTrigger.from_crontab(settings.digest_schedule, timezone=settings.timezone)
         scheduler.add_job(
@@ -123,8 +145,9 @@ def build_scheduler(services: Services, messenger: Messenger) -> AsyncIOSchedule
     # time has come.
     every_5_minutes = CronTrigger.from_crontab("*/5 * * * *", timezone=settings.timezone)
     for job_id, trigger in (("subscriptions", every_5_minutes), ("subscriptions-at-start", None)):
-        scheduler.add_job(job(deliver_subscriptions), trigger, args=[services, messenger],
-                          id=job_id)  # fmt: skip
+        scheduler.add_job(
+            job(deliver_subscriptions), trigger, args=[services, messenger], id=job_id
+        )
     if settings.ingest_schedule:
         trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)
         scheduler.add_job(job(scan_digest_folder), trigger, args=[services], id="scan")

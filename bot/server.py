@@ -91,8 +91,11 @@ async def _build_then_embed(services: Services) -> None:
         return
     dense = services.dense
     if dense is not None:
-        log.info("search by meaning ready: %d claims and %d papers indexed",
-                 len(dense.claims), len(dense.papers))  # fmt: skip
+        log.info(
+            "search by meaning ready: %d claims and %d papers indexed",
+            len(dense.claims),
+            len(dense.papers),
+        )
     services.embed_in_background()
 
 
@@ -118,8 +121,12 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
 async def _slack(app: web.Application) -> AsyncIterator[None]:
     settings, services = app[SETTINGS], app[SERVICES]
     assert settings.slack_signing_secret is not None
-    bolt = build_app(services, token=settings.slack_bot_token, api_url=settings.slack_api_url,
-                     signing_secret=settings.slack_signing_secret)  # fmt: skip
+    bolt = build_app(
+        services,
+        token=settings.slack_bot_token,
+        api_url=settings.slack_api_url,
+        signing_secret=settings.slack_signing_secret,
+    )
     app[BOLT] = bolt
     socket = None
     if app[SOCKET_MODE]:

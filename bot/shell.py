@@ -43,12 +43,22 @@ def signed_headers(body: str, secret: str, timestamp: int | None = None) -> dict
 
 
 def command_body(command: str, text: str, *, user: str, channel: str, response_url: str) -> str:
-    return urlencode({
-        "token": "local", "team_id": "T0LOCAL", "team_domain": "local",
-        "channel_id": channel, "channel_name": "local", "user_id": user, "user_name": user.lower(),
-        "command": command, "text": text, "api_app_id": "A0LOCAL",
-        "response_url": response_url, "trigger_id": f"{time.time():.0f}.local",
-    })  # fmt: skip
+    return urlencode(
+        {
+            "token": "local",
+            "team_id": "T0LOCAL",
+            "team_domain": "local",
+            "channel_id": channel,
+            "channel_name": "local",
+            "user_id": user,
+            "user_name": user.lower(),
+            "command": command,
+            "text": text,
+            "api_app_id": "A0LOCAL",
+            "response_url": response_url,
+            "trigger_id": f"{time.time():.0f}.local",
+        }
+    )
 
 
 class UnknownCommand(ValueError):
@@ -72,8 +82,13 @@ class OfflineBot:
         command, _, text = line.strip().partition(" ")
         if command not in NAMES:
             raise UnknownCommand(f"unknown command {command!r}: try {', '.join(NAMES)}")
-        body = command_body(command, text.strip(), user=user, channel=channel,
-                            response_url=self.slack.response_url())  # fmt: skip
+        body = command_body(
+            command,
+            text.strip(),
+            user=user,
+            channel=channel,
+            response_url=self.slack.response_url(),
+        )
         seen = len(self.slack.calls)
         before = asyncio.all_tasks()
         headers: dict[str, str | Sequence[str]] = {**signed_headers(body, self.secret)}

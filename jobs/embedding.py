@@ -36,9 +36,13 @@ class EmbedReport:
 
 
 async def embed_pending(
-    sessions: Sessions, embedder: Embedder, *, batch: int = BATCH,
-    progress: Progress | None = None, max_batches: int | None = None,
-) -> EmbedReport:  # fmt: skip
+    sessions: Sessions,
+    embedder: Embedder,
+    *,
+    batch: int = BATCH,
+    progress: Progress | None = None,
+    max_batches: int | None = None,
+) -> EmbedReport:
     """Embed everything that waits (at most `max_batches` batches), claims first."""
     report = EmbedReport()
     async with sessions() as session:

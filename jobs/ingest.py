@@ -77,8 +77,10 @@ class IngestReport:
         """What became of the files, in words: "3 new, 0 changed, 1 unchanged, 0 failed"."""
         docs = self.documents
         unchanged = "unchanged, parsed again" if self.forced else "unchanged"
-        return (f"{docs['new']} new, {docs['changed']} changed, {docs['unchanged']} {unchanged}, "
-                f"{docs['failed']} failed")  # fmt: skip
+        return (
+            f"{docs['new']} new, {docs['changed']} changed, {docs['unchanged']} {unchanged}, "
+            f"{docs['failed']} failed"
+        )
 
     # Re-deliveries refused because they would remove papers or claims: {"path",
     # "would_lose"}. Each is also a failed document with its line in `errors`.
@@ -88,9 +90,13 @@ class IngestReport:
         """The `paperbot ingest --json` object of the interface contract, plus `skipped`,
         `warnings` and `suspect`."""
         return {
-            "documents": self.documents, "papers": self.papers, "errors": self.errors,
-            "skipped": self.skipped, "warnings": self.warnings, "suspect": self.suspect,
-        }  # fmt: skip
+            "documents": self.documents,
+            "papers": self.papers,
+            "errors": self.errors,
+            "skipped": self.skipped,
+            "warnings": self.warnings,
+            "suspect": self.suspect,
+        }
 
     def fail(self, path: Path, error: str) -> None:
         self.documents["failed"] += 1
@@ -179,9 +185,12 @@ def paper_input(paper: ParsedPaper) -> loading.PaperInput:
             for number, sentence in enumerate(result_sentences(paper.abstract_en), 1)
         ]
     return loading.PaperInput(
-        key=paper.key, position=paper.position, fields=fields, claims=claims,
+        key=paper.key,
+        position=paper.position,
+        fields=fields,
+        claims=claims,
         aliases=paper.aliases,
-    )  # fmt: skip
+    )
 
 
 async def ingest(
@@ -280,15 +289,20 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
     except DigestParseError as error:
         return str(error)
     return ParsedFile(
-        digest.format, digest.digest_date, [paper_input(p) for p in digest.papers],
+        digest.format,
+        digest.digest_date,
+        [paper_input(p) for p in digest.papers],
         tuple(str(warning) for warning in digest.warnings),
-    )  # fmt: skip
+    )
 
 
 async def _ingest_files(
-    sessions: Sessions, files: Sequence[Path], options: _Options,
-    report: IngestReport, progress: Progress | None,
-) -> None:  # fmt: skip
+    sessions: Sessions,
+    files: Sequence[Path],
+    options: _Options,
+    report: IngestReport,
+    progress: Progress | None,
+) -> None:
     """Store the files one after the other, in their order, each in its own transaction,
     while the next ones are read and parsed: a parse never waits for a write, nor a writer
     for a parse. With `parse_workers` processes, that many files are parsed at once (both
@@ -327,9 +341,11 @@ def _parse_pool(workers: int) -> ProcessPoolExecutor:
 
 
 async def _prepare(
-    sessions: Sessions, path: Path, options: _Options,
+    sessions: Sessions,
+    path: Path,
+    options: _Options,
     executor: Executor | None = None,
-) -> _Prepared:  # fmt: skip
+) -> _Prepared:
     force = options.force
     try:
         stored_path, data = await asyncio.to_thread(
@@ -370,9 +386,11 @@ def _outcome(document: Document | None, content_hash: str) -> str:
 
 
 async def _store(
-    sessions: Sessions, file: _Prepared, options: _Options,
+    sessions: Sessions,
+    file: _Prepared,
+    options: _Options,
     report: IngestReport,
-) -> None:  # fmt: skip
+) -> None:
     force = options.force
     if file.error is not None:
         report.fail(file.path, file.error)
@@ -396,9 +414,13 @@ async def _store(
                 return
             if isinstance(file.parsed, str):
                 await loading.record_failed_document(
-                    session, path=file.stored_path, content_hash=file.content_hash,
-                    size=file.size, parser_version=PARSER_VERSION, error=file.parsed,
-                )  # fmt: skip
+                    session,
+                    path=file.stored_path,
+                    content_hash=file.content_hash,
+                    size=file.size,
+                    parser_version=PARSER_VERSION,
+                    error=file.parsed,
+                )
                 report.fail(file.path, file.parsed)
                 return
             saved = await loading.save_document(
@@ -428,16 +450,22 @@ async def _store(
 
 
 async def _refuse_as_suspect(
-    sessions: Sessions, file: _Prepared, loss: str,
+    sessions: Sessions,
+    file: _Prepared,
+    loss: str,
     report: IngestReport,
-) -> None:  # fmt: skip
+) -> None:
     """Record the refused version (status "suspect", what it would lose) and report it."""
     would_lose = f"would remove {loss}"
     async with db.writing(sessions) as session:
         await loading.record_suspect_document(
-            session, path=file.stored_path, content_hash=file.content_hash, size=file.size,
-            parser_version=PARSER_VERSION, loss=would_lose,
-        )  # fmt: skip
+            session,
+            path=file.stored_path,
+            content_hash=file.content_hash,
+            size=file.size,
+            parser_version=PARSER_VERSION,
+            loss=would_lose,
+        )
     report.suspect.append({"path": str(file.path), "would_lose": loss})
     report.fail(
         file.path,

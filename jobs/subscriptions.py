@@ -32,9 +32,13 @@ LISTED = 20
 
 
 async def deliver_due(
-    sessions: Sessions, messenger: Messenger, render: Render, *,
-    now: datetime, default_time: time,
-) -> dict[str, Outcome]:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    render: Render,
+    *,
+    now: datetime,
+    default_time: time,
+) -> dict[str, Outcome]:
     """Deliver to every subscriber whose time of day has come (`now` is local time)."""
     day = now.date()
     async with sessions() as session:
@@ -51,8 +55,9 @@ async def deliver_due(
             outcomes[subscriber] = Outcome("already claimed")
             continue
         try:
-            outcomes[subscriber] = await deliver_to(sessions, messenger, subscriber, render,
-                                                    day=day, seen=seen)  # fmt: skip
+            outcomes[subscriber] = await deliver_to(
+                sessions, messenger, subscriber, render, day=day, seen=seen
+            )
         except Exception as error:
             log.exception("subscription delivery to %s failed", subscriber)
             outcomes[subscriber] = Outcome("failed", error=f"{type(error).__name__}: {error}")
@@ -60,9 +65,14 @@ async def deliver_due(
 
 
 async def deliver_to(
-    sessions: Sessions, messenger: Messenger, subscriber: str,
-    render: Render, *, day: date, seen: subscriptions.Seen | None = None,
-) -> Outcome:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    subscriber: str,
+    render: Render,
+    *,
+    day: date,
+    seen: subscriptions.Seen | None = None,
+) -> Outcome:
     owner = ledger.subscriber_owner(subscriber)
     async with sessions() as session:
         found = await subscriptions.new_matches(session, subscriber, seen)

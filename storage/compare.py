@@ -59,8 +59,11 @@ def is_name(word: str) -> bool:
 
 def names_in(text: str) -> list[tuple[int, int, str]]:
     """The names a text mentions, with where they stand."""
-    return [(m.start(), m.end(), m.group()) for m in _NAME.finditer(text[:CLAIM_CHARS])
-            if is_name(m.group())]  # fmt: skip
+    return [
+        (m.start(), m.end(), m.group())
+        for m in _NAME.finditer(text[:CLAIM_CHARS])
+        if is_name(m.group())
+    ]
 
 
 @dataclass(frozen=True)
@@ -159,9 +162,13 @@ async def nearest_names(session: AsyncSession, name: str) -> list[str]:
         return []
     query = Query(terms=(Term((letters,), prefix=True, runs=(letters,)),))
     ranked = await fulltext.match_claims(
-        session, query, fulltext.ClaimFilter(), limit=COMPARE_WINDOW, offset=0,
+        session,
+        query,
+        fulltext.ClaimFilter(),
+        limit=COMPARE_WINDOW,
+        offset=0,
         window=COMPARE_WINDOW,
-    )  # fmt: skip
+    )
     hits = await _hits(session, ranked.ids, parse_query(""))
     shown: dict[str, str] = {}
     for hit in hits:
@@ -169,8 +176,7 @@ async def nearest_names(session: AsyncSession, name: str) -> list[str]:
             shown.setdefault(name_key(written), written)
     key = name_key(name)
     shown.pop(key, None)
-    best = process.extract(key, list(shown), scorer=fuzz.ratio, limit=MAX_NEAREST,
-                           score_cutoff=50)  # fmt: skip
+    best = process.extract(key, list(shown), scorer=fuzz.ratio, limit=MAX_NEAREST, score_cutoff=50)
     return [shown[found] for found, _, _ in best]
 
 
@@ -235,9 +241,13 @@ async def _close_in_meaning(
 ) -> list[ClaimHit]:
     """Other papers' claims nearest to `claim` by meaning, at or above the model's floor."""
     ids, matrix = await vectors.claim_vectors_where(
-        session, dense.embedder, paper_ids=[claim.paper.id], since=None, until=None,
+        session,
+        dense.embedder,
+        paper_ids=[claim.paper.id],
+        since=None,
+        until=None,
         limit=MAX_CLAIMS_OF_A_PAPER,
-    )  # fmt: skip
+    )
     if claim.claim_id not in ids:  # not embedded yet
         return []
     vector = matrix[ids.index(claim.claim_id)]

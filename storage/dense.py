@@ -103,8 +103,12 @@ class DenseSearch:
             index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # not in the file
             self.index(kind).replace(index)
         self.watermark, self.ready = saved.watermark, True
-        log.info("search by meaning: loaded %d claims and %d papers from %s",
-                 len(self.claims), len(self.papers), self.files.directory)  # fmt: skip
+        log.info(
+            "search by meaning: loaded %d claims and %d papers from %s",
+            len(self.claims),
+            len(self.papers),
+            self.files.directory,
+        )
         return True
 
     async def load(self, sessions: Sessions) -> None:
@@ -133,8 +137,10 @@ class DenseSearch:
             await self._save(force=True)
         log.debug(
             "search by meaning ready: %s, %d claims and %d papers",
-            self.description, len(self.claims), len(self.papers),
-        )  # fmt: skip
+            self.description,
+            len(self.claims),
+            len(self.papers),
+        )
 
     async def refresh(self, sessions: Sessions) -> None:
         """Add what was embedded since the indexes were last brought up to date (by this

@@ -186,9 +186,14 @@ class Ranked:
 
 
 async def match_claims(
-    session: AsyncSession, query: Query, where: ClaimFilter, *, limit: int, offset: int,
+    session: AsyncSession,
+    query: Query,
+    where: ClaimFilter,
+    *,
+    limit: int,
+    offset: int,
     window: int,
-) -> Ranked:  # fmt: skip
+) -> Ranked:
     """Ids of matching claims, best first (score, then the newer row), among the newest
     `window` matches: the database finds those in id order without looking at the rest,
     so a common word costs about what a rare one does."""

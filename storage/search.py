@@ -136,9 +136,15 @@ class ClaimPage:
 
 
 _REF_COLUMNS = (
-    Paper.id, Paper.key, Paper.kind, Paper.arxiv_id, Paper.title, Paper.name,
-    Paper.subtitle, Paper.digest_date,
-)  # fmt: skip
+    Paper.id,
+    Paper.key,
+    Paper.kind,
+    Paper.arxiv_id,
+    Paper.title,
+    Paper.name,
+    Paper.subtitle,
+    Paper.digest_date,
+)
 
 
 def _ref(row: Sequence[Any]) -> PaperRef:
@@ -385,10 +391,16 @@ async def _hits(
     for row in rows:
         claim_id, number, source, text_zh, quote_en = row[:5]
         by_id[claim_id] = ClaimHit(
-            claim_id, number, source, text_zh, quote_en, _ref(row[5:]),
-            highlight_spans(text_zh, query), highlight_spans(quote_en, query),
+            claim_id,
+            number,
+            source,
+            text_zh,
+            quote_en,
+            _ref(row[5:]),
+            highlight_spans(text_zh, query),
+            highlight_spans(quote_en, query),
             (why or {}).get(claim_id),
-        )  # fmt: skip
+        )
     return [by_id[i] for i in ids if i in by_id]
 
 

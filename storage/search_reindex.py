@@ -23,9 +23,12 @@ Tokenizer = Callable[..., str]
 def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
     """Write `tokenize`'s search text into every paper and claim, in this transaction."""
     papers = sa.table(
-        "papers", sa.column("id"), sa.column("search_head"), sa.column("search_body"),
+        "papers",
+        sa.column("id"),
+        sa.column("search_head"),
+        sa.column("search_body"),
         *(sa.column(name) for name in SEARCH_HEAD + SEARCH_BODY),
-    )  # fmt: skip
+    )
     _in_batches(
         bind,
         papers,
@@ -36,9 +39,12 @@ def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
         },
     )
     claims = sa.table(
-        "claims", sa.column("id"), sa.column("text_zh"), sa.column("quote_en"),
+        "claims",
+        sa.column("id"),
+        sa.column("text_zh"),
+        sa.column("quote_en"),
         sa.column("search_text"),
-    )  # fmt: skip
+    )
     _in_batches(
         bind,
         claims,

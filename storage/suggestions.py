@@ -101,9 +101,13 @@ class Vocabulary:
         return words[:MAX_SUGGESTIONS]
 
     def corrections(
-        self, text: str, *, keep: Sequence[tuple[int, int]] = (), few: bool = False,
+        self,
+        text: str,
+        *,
+        keep: Sequence[tuple[int, int]] = (),
+        few: bool = False,
         names_first: bool = False,
-    ) -> list[str]:  # fmt: skip
+    ) -> list[str]:
         """`text` with its unknown words corrected: the best guess first, then up to
         MAX_SUGGESTIONS - 1 others; nothing when every word is known. Words inside the
         `keep` spans (filters such as `paper:…`) stay as typed. With `few` (the search
@@ -272,8 +276,10 @@ async def _state(sessions: Sessions) -> tuple[int | None, int | None]:
     """What changes when an ingest adds or replaces papers or claims: the newest ids."""
     async with sessions() as session:
         row = await session.execute(
-            select(select(func.max(Paper.id)).scalar_subquery(),
-                   select(func.max(Claim.id)).scalar_subquery())
-        )  # fmt: skip
+            select(
+                select(func.max(Paper.id)).scalar_subquery(),
+                select(func.max(Claim.id)).scalar_subquery(),
+            )
+        )
         newest_paper, newest_claim = row.one()
     return newest_paper, newest_claim

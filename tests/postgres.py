@@ -57,17 +57,33 @@ class PostgresServer:
 
     def start(self) -> str:
         self._run(
-            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust",
-            "-E", "UTF8", "--locale=C.UTF-8", "--no-sync",
-        )  # fmt: skip
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+        )
         options = (
             f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         )
         self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.base / "server.log"),
-            "-o", options, "-w", "start",
-        )  # fmt: skip
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.base / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "start",
+        )
         return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
 
     def stop(self) -> None:

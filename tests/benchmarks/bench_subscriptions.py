@@ -79,8 +79,7 @@ def followed_words(subscribers: int, per_subscriber: int) -> dict[str, list[str]
     return words
 
 
-async def writer_waits(sessions: Sessions, stop: asyncio.Event,
-                       waits: list[float]) -> None:  # fmt: skip
+async def writer_waits(sessions: Sessions, stop: asyncio.Event, waits: list[float]) -> None:
     """Take the writers' turn every 50 ms until `stop`, recording each wait in ms."""
     while not stop.is_set():
         started = time.perf_counter()
@@ -89,14 +88,14 @@ async def writer_waits(sessions: Sessions, stop: asyncio.Event,
         await asyncio.sleep(0.05)
 
 
-async def timed_run(sessions: Sessions, slack: FakeSlack,
-                    now: datetime) -> Run:  # fmt: skip
+async def timed_run(sessions: Sessions, slack: FakeSlack, now: datetime) -> Run:
     client = SlackMessenger(slack_client("xoxb-bench", slack.api_url))
     stop, waits = asyncio.Event(), list[float]()
     writer = asyncio.create_task(writer_waits(sessions, stop, waits))
     started = time.perf_counter()
-    outcomes = await delivery.deliver_due(sessions, client, subscription_messages, now=now,
-                                          default_time=NINE)  # fmt: skip
+    outcomes = await delivery.deliver_due(
+        sessions, client, subscription_messages, now=now, default_time=NINE
+    )
     seconds = time.perf_counter() - started
     stop.set()
     await writer
@@ -169,8 +168,9 @@ async def main_async(args: argparse.Namespace) -> list[Store]:
         generate_corpus(corpus, args.papers, jobs=2)
     files = sorted(corpus.glob("bench_*.txt"))
     words = followed_words(args.subscribers, args.per_subscriber)
-    stores = [await bench_store("SQLite", f"sqlite+aiosqlite:///{args.workdir}/bench.db",
-                                files, words)]  # fmt: skip
+    stores = [
+        await bench_store("SQLite", f"sqlite+aiosqlite:///{args.workdir}/bench.db", files, words)
+    ]
     server = PostgresServer()
     try:
         url = server.start()

@@ -18,18 +18,31 @@ INJECTIONS = ("<!channel>", "<@U123>", "<!subteam^S1>", "<https://evil.example|c
 
 def ref(**fields: object) -> PaperRef:
     values: dict[str, object] = {
-        "id": 1, "key": "text:0123456789abcdef", "kind": "deep_read", "arxiv_id": None,
-        "title": None, "name": NASTY, "subtitle": NASTY, "digest_date": date(2026, 9, 9),
-    }  # fmt: skip
+        "id": 1,
+        "key": "text:0123456789abcdef",
+        "kind": "deep_read",
+        "arxiv_id": None,
+        "title": None,
+        "name": NASTY,
+        "subtitle": NASTY,
+        "digest_date": date(2026, 9, 9),
+    }
     return PaperRef(**(values | fields))  # type: ignore[arg-type]
 
 
 def details(**fields: object) -> PaperDetails:
     values: dict[str, object] = {
-        "ref": ref(), "authors": [NASTY], "arxiv_url": "https://arxiv.org/abs/2609.35259",
-        "pdf_url": "javascript:alert(1)", "positioning": NASTY, "abstract_en": None,
-        "novelty": NASTY, "soundness": None, "significance": None, "claim_count": 3,
-    }  # fmt: skip
+        "ref": ref(),
+        "authors": [NASTY],
+        "arxiv_url": "https://arxiv.org/abs/2609.35259",
+        "pdf_url": "javascript:alert(1)",
+        "positioning": NASTY,
+        "abstract_en": None,
+        "novelty": NASTY,
+        "soundness": None,
+        "significance": None,
+        "claim_count": 3,
+    }
     return PaperDetails(**(values | fields))  # type: ignore[arg-type]
 
 
@@ -95,12 +108,15 @@ def test_highlighted_matches_are_bold_and_stay_visible_when_cut() -> None:
 @pytest.mark.parametrize(
     ("novelty", "soundness", "expected"),
     [
-        ("核心新颖点在于…。总体 novelty 中等偏上：机制组合新颖。",
-         "整体 soundness 中等：设计合理。", "Novelty 中等偏上 · Soundness 中等"),
+        (
+            "核心新颖点在于…。总体 novelty 中等偏上：机制组合新颖。",
+            "整体 soundness 中等：设计合理。",
+            "Novelty 中等偏上 · Soundness 中等",
+        ),
         ("新颖性中等偏上。其余略。", None, "新颖性中等偏上。"),
         (None, None, None),
     ],
-)  # fmt: skip
+)
 def test_reviewer_verdict_in_one_line(
     novelty: str | None, soundness: str | None, expected: str | None
 ) -> None:

@@ -48,11 +48,13 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
         serving(tmp_path, slack, **env) as served,
     ):
         await until_up(http, served)
-        body = command_body("/reingest", "", user=ADMIN, channel="CPAPERS",
-                            response_url=slack.response_url())  # fmt: skip
+        body = command_body(
+            "/reingest", "", user=ADMIN, channel="CPAPERS", response_url=slack.response_url()
+        )
         started = time.monotonic()
-        async with http.post(f"{served.url}/slack/events", data=body,
-                             headers=signed_headers(body, SECRET)) as response:  # fmt: skip
+        async with http.post(
+            f"{served.url}/slack/events", data=body, headers=signed_headers(body, SECRET)
+        ) as response:
             assert response.status == 200
         done = asyncio.ensure_future(slack.wait_for("response_url", 1, within=180))
         answered, statuses = [started], []
@@ -66,8 +68,10 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
     assert f"{PAPERS} new" in reply["text"] and "0 failed" in reply["text"], reply["text"]
     assert set(statuses) == {200}
     longest = max(later - earlier for earlier, later in pairwise(answered))
-    print(f"\nlongest gap between /healthz answers: {longest * 1000:.0f} ms "
-          f"over {len(statuses)} checks in {answered[-1] - started:.1f} s")  # fmt: skip
+    print(
+        f"\nlongest gap between /healthz answers: {longest * 1000:.0f} ms "
+        f"over {len(statuses)} checks in {answered[-1] - started:.1f} s"
+    )
     assert longest < MAX_GAP_S, f"/healthz went {longest:.2f} s without an answer"
 
 

@@ -116,8 +116,12 @@ async def test_every_run_is_recorded_with_its_trigger_and_counts(
 
 async def test_a_changed_file_updates_its_papers_in_place(sessions: Sessions, folder: Path) -> None:
     day = folder / "day.txt"
-    write(day, huggingface_digest("2026-10-04", [Entry("2610.00001", "Alpha"),
-                                                 Entry("2610.00002", "Beta")]))  # fmt: skip
+    write(
+        day,
+        huggingface_digest(
+            "2026-10-04", [Entry("2610.00001", "Alpha"), Entry("2610.00002", "Beta")]
+        ),
+    )
     await ingest(sessions, [day])
     async with sessions() as session:
         alpha = (
@@ -134,9 +138,14 @@ async def test_a_changed_file_updates_its_papers_in_place(sessions: Sessions, fo
         revised = (
             await session.execute(select(Paper).where(Paper.key == "arxiv:2610.00001"))
         ).scalar_one()
-        beta_links = (await session.execute(
-            select(func.count()).select_from(PaperDocument).join(Paper)
-            .where(Paper.key == "arxiv:2610.00002"))).scalar_one()  # fmt: skip
+        beta_links = (
+            await session.execute(
+                select(func.count())
+                .select_from(PaperDocument)
+                .join(Paper)
+                .where(Paper.key == "arxiv:2610.00002")
+            )
+        ).scalar_one()
     assert revised.title == "Alpha, revised"
     assert (revised.id, revised.first_ingested_at) == (alpha.id, alpha.first_ingested_at)
     # Beta left the file: it stays in the store, no longer linked to that file.
@@ -168,10 +177,12 @@ async def test_one_bad_file_never_blocks_the_others(sessions: Sessions, folder: 
     report = await ingest(sessions, [folder])
 
     assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
-    assert report.errors == [{
-        "path": str(folder / "a_bad.txt"),
-        "error": "line 1: '2026-13-01' is not a valid date",
-    }]  # fmt: skip
+    assert report.errors == [
+        {
+            "path": str(folder / "a_bad.txt"),
+            "error": "line 1: '2026-13-01' is not a valid date",
+        }
+    ]
     assert await count(sessions) == 1
     async with sessions() as session:
         run = (await session.execute(select(IngestRun))).scalar_one()
@@ -269,10 +280,12 @@ async def test_a_file_over_the_size_limit_fails_with_one_line_and_the_others_loa
     report = await ingest(sessions, [seeds])
 
     assert report.documents == {"new": 3, "changed": 0, "unchanged": 0, "failed": 1}
-    assert report.errors == [{
-        "path": str(huge),
-        "error": "file is 200 MB; the limit is 50 MB (PAPERBOT_MAX_FILE_MB)",
-    }]  # fmt: skip
+    assert report.errors == [
+        {
+            "path": str(huge),
+            "error": "file is 200 MB; the limit is 50 MB (PAPERBOT_MAX_FILE_MB)",
+        }
+    ]
     assert await count(sessions) == 36
 
 
@@ -287,10 +300,12 @@ async def test_the_size_limit_takes_decimals_and_a_file_at_the_limit_loads(
     report = await ingest(sessions, [folder], max_file_mb=limit_mb)
 
     assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
-    assert report.errors == [{
-        "path": str(over),
-        "error": "file is 0.02 MB; the limit is 0.01 MB (PAPERBOT_MAX_FILE_MB)",
-    }]  # fmt: skip
+    assert report.errors == [
+        {
+            "path": str(over),
+            "error": "file is 0.02 MB; the limit is 0.01 MB (PAPERBOT_MAX_FILE_MB)",
+        }
+    ]
 
 
 async def test_a_stored_file_that_grows_over_the_limit_keeps_what_it_stored(

@@ -118,23 +118,43 @@ async def test_an_emptied_or_binary_file_is_skipped_and_keeps_its_papers(
 @pytest.mark.parametrize(
     ("old", "new", "warning", "claims"),
     [
-        ("5. 阈值敏感性", "5、阈值敏感性",
-         "line 35: claim 5 should start '5. ', found '5、'; read as claim 5", 133),
-        ("\n   Aggressive / Fast |", "\nAggressive / Fast |",
-         "line 37: the quote of claim 5 should be indented by 3+ spaces; read as its quote", 133),
-        (QUOTE_OF_CLAIM_5 + "\n\n", "",
-         "line 35: claim 5 has no English quote: expected an indented paragraph (3+ spaces) "
-         "after it; the claim is left out", 132),
-        ("Novelty：新颖性中等偏低", "新颖性：新颖性中等偏低",
-         "line 67: the review should start with 'Novelty：', found '新颖性：'; read as the review",
-         133),
+        (
+            "5. 阈值敏感性",
+            "5、阈值敏感性",
+            "line 35: claim 5 should start '5. ', found '5、'; read as claim 5",
+            133,
+        ),
+        (
+            "\n   Aggressive / Fast |",
+            "\nAggressive / Fast |",
+            "line 37: the quote of claim 5 should be indented by 3+ spaces; read as its quote",
+            133,
+        ),
+        (
+            QUOTE_OF_CLAIM_5 + "\n\n",
+            "",
+            "line 35: claim 5 has no English quote: expected an indented paragraph (3+ spaces) "
+            "after it; the claim is left out",
+            132,
+        ),
+        (
+            "Novelty：新颖性中等偏低",
+            "新颖性：新颖性中等偏低",
+            "line 67: the review should start with 'Novelty：', found '新颖性：'; "
+            "read as the review",
+            133,
+        ),
     ],
     ids=["5、", "quote not indented", "no quote", "新颖性："],
-)  # fmt: skip
+)
 async def test_one_bad_claim_loads_the_rest_with_a_warning_on_its_line(
-    sessions: Sessions, seeds: Path, old: str, new: str, warning: str,
+    sessions: Sessions,
+    seeds: Path,
+    old: str,
+    new: str,
+    warning: str,
     claims: int,
-) -> None:  # fmt: skip
+) -> None:
     path = seeds / DEEP_READS
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1

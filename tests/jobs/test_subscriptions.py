@@ -31,10 +31,16 @@ from tests.jobs.bulk import add_papers
 
 ZONE = ZoneInfo("Asia/Shanghai")
 NINE = time(9, 0)
-AUROC_PAPER = Entry("2612.00001", "Calibrated Judges",
-                    abstract="Our judge reaches an AUROC of 0.91 on held-out prompts.")  # fmt: skip
-OTHER_PAPER = Entry("2612.00002", "Faster Tokenizers",
-                    abstract="We make tokenization 3.1x faster, outputs unchanged.")  # fmt: skip
+AUROC_PAPER = Entry(
+    "2612.00001",
+    "Calibrated Judges",
+    abstract="Our judge reaches an AUROC of 0.91 on held-out prompts.",
+)
+OTHER_PAPER = Entry(
+    "2612.00002",
+    "Faster Tokenizers",
+    abstract="We make tokenization 3.1x faster, outputs unchanged.",
+)
 
 
 @pytest.fixture
@@ -42,11 +48,13 @@ def sessions(seeded: Sessions) -> Sessions:
     return seeded  # every test here starts from the seeds
 
 
-async def follow(sessions: Sessions, subscriber: str, words: str,
-                 post_time: str | None = None) -> None:  # fmt: skip
+async def follow(
+    sessions: Sessions, subscriber: str, words: str, post_time: str | None = None
+) -> None:
     async with sessions.begin() as session:
-        added = await subscriptions.subscribe(session, subscriber, words, created_by="UADMIN1",
-                                              post_time=post_time)  # fmt: skip
+        added = await subscriptions.subscribe(
+            session, subscriber, words, created_by="UADMIN1", post_time=post_time
+        )
     assert added is not None
 
 
@@ -56,11 +64,11 @@ async def new_file(sessions: Sessions, tmp_path: Path) -> None:
     assert report.papers["new"] == 2
 
 
-async def run(sessions: Sessions, slack: FakeSlack,
-              now: datetime) -> dict[str, Outcome]:  # fmt: skip
+async def run(sessions: Sessions, slack: FakeSlack, now: datetime) -> dict[str, Outcome]:
     client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
-    return await delivery.deliver_due(sessions, client, subscription_messages, now=now,
-                                      default_time=NINE)  # fmt: skip
+    return await delivery.deliver_due(
+        sessions, client, subscription_messages, now=now, default_time=NINE
+    )
 
 
 async def test_a_subscriber_gets_one_message_with_only_the_new_matching_paper(
@@ -119,8 +127,16 @@ async def test_the_next_day_brings_only_papers_not_sent_before(
     await new_file(sessions, tmp_path)
     async with FakeSlack() as slack:
         await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
-        later = huggingface_digest("2026-12-03", [Entry("2612.00003", "Judging the Judges",
-                                   abstract="AUROC drops to 0.7 under paraphrase.")])  # fmt: skip
+        later = huggingface_digest(
+            "2026-12-03",
+            [
+                Entry(
+                    "2612.00003",
+                    "Judging the Judges",
+                    abstract="AUROC drops to 0.7 under paraphrase.",
+                )
+            ],
+        )
         await ingest(sessions, [write(tmp_path / "new" / "tomorrow.txt", later)])
         await run(sessions, slack, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
     first, second = slack.called("chat.postMessage")
@@ -197,8 +213,13 @@ async def test_more_new_papers_than_postgresql_takes_parameters_are_matched_and_
     await follow(sessions, "URARE1", "heliotrope")
     await follow(sessions, "UMANY1", "sparse routing")
     await add_papers(sessions, 33_000, day=date(2026, 12, 1))
-    await add_papers(sessions, 3, day=date(2026, 12, 1), prefix="rare",
-                     abstract="Heliotrope flowers track the sun.")  # fmt: skip
+    await add_papers(
+        sessions,
+        3,
+        day=date(2026, 12, 1),
+        prefix="rare",
+        abstract="Heliotrope flowers track the sun.",
+    )
     async with FakeSlack() as slack:
         first = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
         next_day = await run(sessions, slack, datetime(2026, 12, 3, 9, 5, tzinfo=ZONE))
@@ -258,8 +279,9 @@ async def test_status_shows_the_channel_summary_not_a_subscribers_message(
     await new_file(sessions, tmp_path)
     async with FakeSlack() as slack:
         messenger = SlackMessenger(slack_client("xoxb-test", slack.api_url))
-        summary = await post(sessions, messenger, "CTEAM", "p1", summary_messages,
-                             today=date(2026, 12, 2))  # fmt: skip
+        summary = await post(
+            sessions, messenger, "CTEAM", "p1", summary_messages, today=date(2026, 12, 2)
+        )
         delivered = await run(sessions, slack, datetime(2026, 12, 2, 9, 5, tzinfo=ZONE))
     assert summary.status == delivered["USUB1"].status == "posted"
     async with sessions() as session:

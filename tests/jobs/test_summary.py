@@ -44,8 +44,9 @@ class ScriptedSlack(FakeSlack):
         if method == "chat.postMessage":
             status = self.always or (self.statuses.pop(0) if self.statuses else None)
             if status == 429:
-                return web.json_response({"ok": False, "error": "ratelimited"}, status=429,
-                                         headers={"Retry-After": "1"})  # fmt: skip
+                return web.json_response(
+                    {"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"}
+                )
             if status:
                 return web.Response(status=status, text="upstream trouble")
         return await super().answer(method, payload)
@@ -94,8 +95,7 @@ def sessions(seeded: Sessions) -> Sessions:
     return seeded  # every test here starts from the seeds
 
 
-async def run(sessions: Sessions, slack: FakeSlack,
-              period: str) -> summary.Outcome:  # fmt: skip
+async def run(sessions: Sessions, slack: FakeSlack, period: str) -> summary.Outcome:
     client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
     return await summary.post(sessions, client, CHANNEL, period, summary_messages, today=TODAY)
 
@@ -132,10 +132,12 @@ async def test_an_empty_period_posts_nothing_unless_asked_to(
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
         await run(sessions, slack, "p1")
         quiet = await summary.post(sessions, client, CHANNEL, "p2", summary_messages, today=TODAY)
-        told = await summary.post(sessions, client, CHANNEL, "p3", summary_messages, today=TODAY,
-                                 when_empty=True)  # fmt: skip
-        once = await summary.post(sessions, client, CHANNEL, "p3", summary_messages, today=TODAY,
-                                 when_empty=True)  # fmt: skip
+        told = await summary.post(
+            sessions, client, CHANNEL, "p3", summary_messages, today=TODAY, when_empty=True
+        )
+        once = await summary.post(
+            sessions, client, CHANNEL, "p3", summary_messages, today=TODAY, when_empty=True
+        )
     assert (quiet.status, told.status, once.status) == ("nothing new", "posted", "already claimed")
     assert "No new papers since the last summary." in str(slack.called("chat.postMessage")[-1])
 
@@ -297,9 +299,13 @@ async def test_a_first_summary_after_an_archive_of_10000_papers_is_one_bounded_p
 async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_the_channel(
     sessions: Sessions, database_url: URL, tmp_path: Path
 ) -> None:
-    env = {"PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
-           "PAPERBOT_DIGEST_CHANNEL": "C123", "PAPERBOT_ADMINS": "ADMIN",
-           "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": str(tmp_path / "index")}  # fmt: skip
+    env = {
+        "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
+        "PAPERBOT_DIGEST_CHANNEL": "C123",
+        "PAPERBOT_ADMINS": "ADMIN",
+        "PAPERBOT_EMBEDDER": "hash",
+        "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
+    }
     async with offline_bot(load_settings(env, dotenv_path=tmp_path / "none")) as bot:
         sent = await bot.ask("/digest post", user="ADMIN", channel="CLOCAL")
     assert "chat.postMessage" not in [s.via for s in sent]
@@ -310,7 +316,8 @@ async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_t
 
     async with FakeSlack() as slack:  # the channel's real summary, next
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
-        real = await summary.post(sessions, client, "C123", summary.manual_period(),
-                                 summary_messages, today=TODAY)  # fmt: skip
+        real = await summary.post(
+            sessions, client, "C123", summary.manual_period(), summary_messages, today=TODAY
+        )
     assert (real.status, real.papers) == ("posted", 36)
     assert "36 new papers" in str(slack.called("chat.postMessage")[0]["blocks"])

@@ -101,8 +101,9 @@ async def test_deleted_papers_and_claims_take_their_vectors_along(
         await session.execute(delete(Paper).where(Paper.id == gapo))
     assert await stored(sessions) == SEED_ITEMS - claims - 1
     async with db.writing(sessions) as session:
-        await session.execute(delete(Claim).where(Claim.id == select(func.min(Claim.id))
-                                                  .scalar_subquery()))  # fmt: skip
+        await session.execute(
+            delete(Claim).where(Claim.id == select(func.min(Claim.id)).scalar_subquery())
+        )
     assert await stored(sessions) == SEED_ITEMS - claims - 2
 
 
