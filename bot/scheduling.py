@@ -1,7 +1,8 @@
-"""The scheduler `serve` runs: the daily summary and the periodic scan of the digest folder.
+"""The scheduler `serve` runs: the daily summary, the subscribers' messages and the
+periodic scan of the digest folder.
 
-APScheduler 3's AsyncIOScheduler, with both cron triggers built with the configured zone
-(a trigger without one uses the host's). Its job store lives in memory, so what makes a
+APScheduler 3's AsyncIOScheduler, with every trigger built with the configured zone (a
+trigger without one uses the host's). Its job store lives in memory, so what makes a
 summary post exactly once is our ledger (storage/ledger.py): a period is the firing time,
 claimed per channel. At start the latest firing is run once, so a summary missed while
 the bot was down is posted when it comes back; one already posted is not posted again.

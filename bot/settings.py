@@ -2,8 +2,8 @@
 
 Each secret may instead come from a file named by its `_FILE` twin (compose `secrets:`,
 systemd `LoadCredential=`), so that it never sits in the environment. Nothing here runs at
-import. `load_settings()` is called by the CLI's `main` and the
-resulting `Settings` object is handed to whatever needs a value from it.
+import: the CLI's `main` calls `load_settings()` and hands the resulting `Settings` to
+whatever needs a value from it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """A throwaway PostgreSQL server for the test session, started from the machine's binaries.
 
 The server runs as the `postgres` user when the tests run as root (initdb and pg_ctl
-refuse root), on a private port and data folder, with a UTF-8 locale so that pg_trgm
-keeps Chinese characters. Set PAPERBOT_TEST_POSTGRES_URL to use a server of your own.
+refuse root), on a private port and data folder, with UTF-8 encoding and locale, so
+Chinese text is stored and indexed as on a production server. Set
+PAPERBOT_TEST_POSTGRES_URL to use a server of your own.
 """
 
 from __future__ import annotations
