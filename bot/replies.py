@@ -64,21 +64,15 @@ async def paper(
     async with sessions() as session:
         try:
             matches = await lookup_paper(session, text, page=page, dense=dense)
-            fixes: list[str] = []
-            if page == 1 and suggester is not None:
-
-                async def count(corrected: str) -> int:
-                    return (await lookup_paper(session, corrected)).total
-
-                fixes = await better_searches(
-                    suggester,
-                    sessions,
-                    text,
-                    matches.total,
-                    count,
-                    names_first=True,
-                    keep=author_spans(text),
-                )
+            fixes = await better_searches(
+                suggester if page == 1 else None,
+                sessions,
+                text,
+                matches.total,
+                lambda corrected: lookup_paper(session, corrected),
+                names_first=True,
+                keep=author_spans(text),
+            )
             if not matches.total and len(fixes) == 1:
                 used = await lookup_paper(session, fixes[0], dense=dense)
                 found = await _paper_reply(session, fixes[0], used)
@@ -122,15 +116,14 @@ async def claims(
             if addressed is not None:
                 return blocks.addressed_claim(addressed)
             found = await search_claims(session, text, page=page, dense=dense)
-            fixes: list[str] = []
-            if page == 1 and suggester is not None:
-
-                async def count(corrected: str) -> int:
-                    return (await search_claims(session, corrected)).total
-
-                fixes = await better_searches(
-                    suggester, sessions, text, found.total, count, keep=filter_spans(text)
-                )
+            fixes = await better_searches(
+                suggester if page == 1 else None,
+                sessions,
+                text,
+                found.total,
+                lambda corrected: search_claims(session, corrected),
+                keep=filter_spans(text),
+            )
             if not found.total and len(fixes) == 1:
                 used = await search_claims(session, fixes[0], dense=dense)
                 return blocks.corrected(blocks.claim_page(fixes[0], used), fixes[0], text.strip())

@@ -413,13 +413,14 @@ async def _store(
                 report.documents[outcome] += 1
                 return
             if isinstance(file.parsed, str):
-                await loading.record_failed_document(
+                await loading.record_refused_document(
                     session,
                     path=file.stored_path,
                     content_hash=file.content_hash,
                     size=file.size,
                     parser_version=PARSER_VERSION,
-                    error=file.parsed,
+                    status="failed",
+                    reason=file.parsed,
                 )
                 report.fail(file.path, file.parsed)
                 return
@@ -458,13 +459,14 @@ async def _refuse_as_suspect(
     """Record the refused version (status "suspect", what it would lose) and report it."""
     would_lose = f"would remove {loss}"
     async with db.writing(sessions) as session:
-        await loading.record_suspect_document(
+        await loading.record_refused_document(
             session,
             path=file.stored_path,
             content_hash=file.content_hash,
             size=file.size,
             parser_version=PARSER_VERSION,
-            loss=would_lose,
+            status="suspect",
+            reason=would_lose,
         )
     report.suspect.append({"path": str(file.path), "would_lose": loss})
     report.fail(

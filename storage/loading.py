@@ -17,7 +17,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, NamedTuple, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -122,46 +122,27 @@ async def find_document(session: AsyncSession, path: str) -> Document | None:
     return result.scalar_one_or_none()
 
 
-async def record_suspect_document(
+async def record_refused_document(
     session: AsyncSession,
     *,
     path: str,
     content_hash: str,
     size: int,
     parser_version: str,
-    loss: str,
+    status: Literal["failed", "suspect"],
+    reason: str,
 ) -> None:
-    """Remember that a file's new version was refused as suspect (it would remove what an
-    earlier version stored); the papers and claims stay as that version left them."""
+    """Remember that a file's version was refused: it `failed` to parse, or it is `suspect`
+    (it would remove what an earlier version stored). Either way the papers and claims stay
+    as an earlier ingest left them."""
     await _put_document(
         session,
         path,
         content_hash=content_hash,
         size_bytes=size,
         parser_version=parser_version,
-        status="suspect",
-        error=loss,
-    )
-
-
-async def record_failed_document(
-    session: AsyncSession,
-    *,
-    path: str,
-    content_hash: str,
-    size: int,
-    parser_version: str,
-    error: str,
-) -> None:
-    """Remember that a file failed; what an earlier ingest stored from it stays as it was."""
-    await _put_document(
-        session,
-        path,
-        content_hash=content_hash,
-        size_bytes=size,
-        parser_version=parser_version,
-        status="failed",
-        error=error,
+        status=status,
+        error=reason,
     )
 
 
