@@ -20,7 +20,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs import selection
 from jobs.findings import result_sentences
@@ -413,15 +415,7 @@ async def _store(
                 report.documents[outcome] += 1
                 return
             if isinstance(file.parsed, str):
-                await loading.record_refused_document(
-                    session,
-                    path=file.stored_path,
-                    content_hash=file.content_hash,
-                    size=file.size,
-                    parser_version=PARSER_VERSION,
-                    status="failed",
-                    reason=file.parsed,
-                )
+                await _record_refused(session, file, "failed", file.parsed)
                 report.fail(file.path, file.parsed)
                 return
             saved = await loading.save_document(
@@ -459,21 +453,27 @@ async def _refuse_as_suspect(
     """Record the refused version (status "suspect", what it would lose) and report it."""
     would_lose = f"would remove {loss}"
     async with db.writing(sessions) as session:
-        await loading.record_refused_document(
-            session,
-            path=file.stored_path,
-            content_hash=file.content_hash,
-            size=file.size,
-            parser_version=PARSER_VERSION,
-            status="suspect",
-            reason=would_lose,
-        )
+        await _record_refused(session, file, "suspect", would_lose)
     report.suspect.append({"path": str(file.path), "would_lose": loss})
     report.fail(
         file.path,
         f"suspect: this version {would_lose} that the stored one holds; kept the stored "
         f"version (a damaged or partial re-delivery?). To accept it: paperbot ingest --force "
         f"{file.path}",
+    )
+
+
+async def _record_refused(
+    session: AsyncSession, file: _Prepared, status: Literal["failed", "suspect"], reason: str
+) -> None:
+    await loading.record_refused_document(
+        session,
+        path=file.stored_path,
+        content_hash=file.content_hash,
+        size=file.size,
+        parser_version=PARSER_VERSION,
+        status=status,
+        reason=reason,
     )
 
 
