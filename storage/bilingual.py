@@ -85,8 +85,10 @@ def dictionary(fold: Fold, key: Key) -> Dictionary | None:
                 try:
                     _loaded = _read(path, fold, key) if path else _loaded
                 except (OSError, EOFError, UnicodeDecodeError, ValueError) as error:
-                    log.warning("bilingual dictionary unreadable (%s): searching as typed",
-                                type(error).__name__)  # fmt: skip
+                    log.warning(
+                        "bilingual dictionary unreadable (%s): searching as typed",
+                        type(error).__name__,
+                    )
     return _loaded if _loaded.english else None
 
 

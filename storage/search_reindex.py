@@ -24,9 +24,12 @@ Tokenizer = Callable[..., str]
 def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
     """Write `tokenize`'s search text into every paper and claim, in this transaction."""
     papers = sa.table(
-        "papers", sa.column("id"), sa.column("search_head"), sa.column("search_body"),
+        "papers",
+        sa.column("id"),
+        sa.column("search_head"),
+        sa.column("search_body"),
         *(sa.column(name) for name in SEARCH_HEAD + SEARCH_BODY),
-    )  # fmt: skip
+    )
     _in_batches(
         bind,
         papers,
@@ -37,9 +40,12 @@ def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
         },
     )
     claims = sa.table(
-        "claims", sa.column("id"), sa.column("text_zh"), sa.column("quote_en"),
+        "claims",
+        sa.column("id"),
+        sa.column("text_zh"),
+        sa.column("quote_en"),
         sa.column("search_text"),
-    )  # fmt: skip
+    )
     _in_batches(
         bind,
         claims,
@@ -52,9 +58,13 @@ def recompute_paper_keys(bind: sa.Connection, normalise: Callable[[str], str]) -
     """Write the title and name lookup keys of every paper as ingest computes them with
     `normalise` (storage/loading.py), in this transaction."""
     papers = sa.table(
-        "papers", sa.column("id"), sa.column("title"), sa.column("name"),
-        sa.column("title_key"), sa.column("name_key"),
-    )  # fmt: skip
+        "papers",
+        sa.column("id"),
+        sa.column("title"),
+        sa.column("name"),
+        sa.column("title_key"),
+        sa.column("name_key"),
+    )
     _in_batches(
         bind,
         papers,

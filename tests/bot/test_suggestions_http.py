@@ -63,9 +63,14 @@ async def test_a_did_you_mean_button_for_paper_runs_paper(bot: Bot) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ['{"c":"/digest","q":"post"}', '{"c":"/paper","q":""}', '{"c":"/paper"}',
-     '{"c":"/claims","q":"' + "a" * 301 + '"}', "not json"],
-)  # fmt: skip
+    [
+        '{"c":"/digest","q":"post"}',
+        '{"c":"/paper","q":""}',
+        '{"c":"/paper"}',
+        '{"c":"/claims","q":"' + "a" * 301 + '"}',
+        "not json",
+    ],
+)
 async def test_a_tampered_did_you_mean_button_is_refused_politely(bot: Bot, value: str) -> None:
     assert await bot.click({"action_id": "search_suggestion", "value": value}) == 200
     (reply,) = await bot.responses(1)

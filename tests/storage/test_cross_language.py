@@ -74,12 +74,14 @@ def test_folding_keeps_every_position_and_is_done_once(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "typed"),
-    [("Enoki 的幻觉检测在 HalluEntity 上 AUROC 0.886", "hallucination detection"),
-     ("吞吐提升 1.8 倍，处理能力更强", "throughput"),
-     ("we observe catastrophic forgetting of general skills", "灾难性遗忘"),
-     ("the model reduces latency and delay at decode time", "降低延迟"),
-     ("skills lift the success rate by 12 points", "成功率提昇")],
-)  # fmt: skip
+    [
+        ("Enoki 的幻觉检测在 HalluEntity 上 AUROC 0.886", "hallucination detection"),
+        ("吞吐提升 1.8 倍，处理能力更强", "throughput"),
+        ("we observe catastrophic forgetting of general skills", "灾难性遗忘"),
+        ("the model reduces latency and delay at decode time", "降低延迟"),
+        ("skills lift the success rate by 12 points", "成功率提昇"),
+    ],
+)
 def test_a_word_finds_its_translation(text: str, typed: str) -> None:
     assert finds(text, typed)
 
@@ -123,9 +125,10 @@ CJK = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
 QUERY = st.one_of(
     st.text(max_size=300),
     st.text(CJK, max_size=300),
-    st.lists(st.sampled_from(["model", "latency", "幻觉", "检测", "延遲", "-x", '"a b"']),
-             max_size=60).map(" ".join),
-)  # fmt: skip
+    st.lists(
+        st.sampled_from(["model", "latency", "幻觉", "检测", "延遲", "-x", '"a b"']), max_size=60
+    ).map(" ".join),
+)
 
 
 @settings(max_examples=200, deadline=None)
