@@ -92,6 +92,11 @@ def dictionary(fold: Fold, key: Key) -> Dictionary | None:
     return _loaded if _loaded.english else None
 
 
+def tried() -> bool:
+    """Whether the dictionary was read, or found missing or unreadable."""
+    return _loaded is not None
+
+
 def loaded() -> Dictionary | None:
     """The dictionary if it has been read already: the event loop never waits for it."""
     return _loaded if _loaded is not None and _loaded.english else None

@@ -359,7 +359,7 @@ def read_dictionary() -> bool:
 
 def dictionary_read() -> bool:
     """Whether `read_dictionary` has run (whatever it found): searches may translate."""
-    return bilingual.loaded() is not None
+    return bilingual.tried()
 
 
 def _english_key(phrase: str) -> str:

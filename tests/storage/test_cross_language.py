@@ -16,6 +16,7 @@ from storage.search_text import (
     MAX_TRANSLATED_TOKENS,
     Query,
     Term,
+    dictionary_read,
     fold_chinese,
     highlight_spans,
     index_text,
@@ -157,3 +158,10 @@ def test_the_dictionary_keeps_short_plain_senses() -> None:
     assert bilingual.plain_senses("variant of 檢測|检测") == []
     assert bilingual.plain_senses("CL:個|个[ge4]") == []
     assert bilingual.plain_senses("to take in and send out (in large quantities)") == []
+
+
+def test_without_the_data_words_are_searched_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bilingual, "_loaded", None)
+    monkeypatch.setattr(bilingual, "data_path", lambda: None)
+    assert not read_dictionary() and dictionary_read()  # tried once, not again each search
+    assert not parse_query("hallucination").terms[0].also
