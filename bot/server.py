@@ -107,9 +107,10 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
     slow, serving starts anyway."""
     services = app[SERVICES]
     sessions, dense = services.sessions, services.dense
-    # The bilingual dictionary is read once per process (seconds, in a thread), before
-    # serving: a command never waits for it, and the warm-up's budget is the searches'.
-    await read_dictionary()
+    # The bilingual dictionary is read once per process (seconds, in a thread), beside the
+    # model's warm-up and within the same budget: past it, serving starts and the first
+    # searches wait for the read to end (in its thread, never on the event loop).
+    dictionary = asyncio.create_task(read_dictionary())
     try:
         async with asyncio.timeout(WARM_UP_SECONDS):
             if dense is not None:
@@ -117,6 +118,7 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
             await replies.paper(sessions, WARM_UP_TEXT, dense=dense)
             await replies.claims(sessions, WARM_UP_TEXT, dense=dense)
             await replies.open_paper(sessions, WARM_UP_TEXT)
+            await asyncio.shield(dictionary)
     except Exception as error:  # a cold first command is better than no bot
         log.warning("warm-up search failed: %s; serving anyway", type(error).__name__)
     yield
