@@ -35,9 +35,13 @@ def _configured(client: AsyncWebClient, base_url: str) -> AsyncWebClient:
 
 
 def build_app(
-    services: Services, *, token: str | None, api_url: str, signing_secret: str,
+    services: Services,
+    *,
+    token: str | None,
+    api_url: str,
+    signing_secret: str,
     offline: bool = False,
-) -> AsyncApp:  # fmt: skip
+) -> AsyncApp:
     """The Slack app; `app.client` is its Web API client. `offline` (for `ask` and `shell`,
     where Slack is a local stand-in) needs no token: a fixed one is used instead.
 

@@ -251,8 +251,13 @@ def paper_card(card: PaperDetails, *, shared_by: str | None = None) -> Message:
         facts.append(f"Digest {ref.digest_date.isoformat()}")
     if ref.arxiv_id:
         facts.append(f"arXiv {esc(ref.arxiv_id)}")
-    facts.append({"huggingface": "HF Daily Papers", "deep_read": "Deep read",
-                  "abstract_only": "Abstract only"}.get(ref.kind, esc(ref.kind)))  # fmt: skip
+    facts.append(
+        {
+            "huggingface": "HF Daily Papers",
+            "deep_read": "Deep read",
+            "abstract_only": "Abstract only",
+        }.get(ref.kind, esc(ref.kind))
+    )
     links = " · ".join(filter(None, (link(card.arxiv_url, "arXiv"), link(card.pdf_url, "PDF"))))
     blocks.append(context(" · ".join(facts), links))
     if card.authors:
@@ -320,11 +325,13 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
             facts.append(esc(ref.matched_by))
         if facts:
             line += f"\n_{' · '.join(facts)}_"
-        blocks.append({
-            "type": "section",
-            "text": mrkdwn(line),
-            "accessory": button("Open", ids.OPEN_PAPER, ids.paper_value(ref.key)),
-        })  # fmt: skip
+        blocks.append(
+            {
+                "type": "section",
+                "text": mrkdwn(line),
+                "accessory": button("Open", ids.OPEN_PAPER, ids.paper_value(ref.key)),
+            }
+        )
     if matches.has_next:
         blocks.append(next_page_button(ids.PAPER_NEXT_PAGE, query, matches.page))
     return _finish(f"{count} {verb} “{query}”", blocks)
@@ -333,12 +340,15 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
 def no_paper(query: str, notes: Sequence[str] = ()) -> Message:
     return _finish(
         f"No paper matches “{query}”.",
-        [section(
-            f"No paper matches “{clip_escaped(query, 200)}”.\n"
-            "Try an arXiv ID (`2609.35259`) or link, a title, a method name (`GAPO`), "
-            "or a few words from the abstract."
-        ), *search_notes(notes)],
-    )  # fmt: skip
+        [
+            section(
+                f"No paper matches “{clip_escaped(query, 200)}”.\n"
+                "Try an arXiv ID (`2609.35259`) or link, a title, a method name (`GAPO`), "
+                "or a few words from the abstract."
+            ),
+            *search_notes(notes),
+        ],
+    )
 
 
 # --- claims ---------------------------------------------------------------------------
@@ -361,10 +371,13 @@ def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
     block = section(f"{where}\n{body}")
     # A menu, as a section holds one accessory: other papers' claims reporting the same
     # benchmarks, baselines or models, and saving the claim's paper.
-    block["accessory"] = overflow(ids.CLAIM_MENU, [
-        ("Related claims", ids.claim_value(hit.claim_id)),
-        ("Save the paper", ids.paper_value(hit.paper.key)),
-    ])  # fmt: skip
+    block["accessory"] = overflow(
+        ids.CLAIM_MENU,
+        [
+            ("Related claims", ids.claim_value(hit.claim_id)),
+            ("Save the paper", ids.paper_value(hit.paper.key)),
+        ],
+    )
     return block
 
 
@@ -375,8 +388,10 @@ def addressed_claim(found: AddressedClaim) -> Message:
     if not found.hits:
         name = clip_escaped(found.papers[0].label, 150)
         blocks.append(section(f"*{name}* has no claim `{esc(found.address)}`."))
-    buttons = [button(f"Open {ref.label}", ids.OPEN_PAPER, ids.paper_value(ref.key))
-               for ref in list(papers.values())[:5]]  # fmt: skip
+    buttons = [
+        button(f"Open {ref.label}", ids.OPEN_PAPER, ids.paper_value(ref.key))
+        for ref in list(papers.values())[:5]
+    ]
     blocks.append(actions(*buttons))
     return _finish(f"{found.address}", blocks)
 
@@ -384,17 +399,25 @@ def addressed_claim(found: AddressedClaim) -> Message:
 def claim_page(typed: str, page: ClaimPage) -> Message:
     if not page.hits:
         what = "on that page" if page.page > 1 else "for that search"
-        return _finish(f"No claims {what}.", [section(
-            f"No claims match “{clip_escaped(typed, 200)}”"
-            + (f" (page {page.page})." if page.page > 1 else ".")
-            + "\nTry fewer words, another spelling, or drop `paper:` / `since:` / `until:`."
-        ), *search_notes(page.notes)])  # fmt: skip
+        return _finish(
+            f"No claims {what}.",
+            [
+                section(
+                    f"No claims match “{clip_escaped(typed, 200)}”"
+                    + (f" (page {page.page})." if page.page > 1 else ".")
+                    + "\nTry fewer words, another spelling, or drop `paper:` / `since:` / `until:`."
+                ),
+                *search_notes(page.notes),
+            ],
+        )
     first = (page.page - 1) * PAGE_SIZE + 1
     count = count_of(page.total, page.capped, "claim")
     verb = "matches" if count.startswith("1 ") else "match"
-    blocks: list[Block] = [context(
-        f"{count} {verb} “{clip_escaped(typed, 200)}” · {first}–{first + len(page.hits) - 1}"
-    )]  # fmt: skip
+    blocks: list[Block] = [
+        context(
+            f"{count} {verb} “{clip_escaped(typed, 200)}” · {first}–{first + len(page.hits) - 1}"
+        )
+    ]
     blocks += search_notes(page.notes)
     blocks += [claim_hit(hit) for hit in page.hits]
     if page.has_next:
@@ -517,9 +540,15 @@ def summary_messages(
     each message inside Slack's limits. `more` papers beyond those listed are counted and
     pointed to (`/claims since:` their earliest digest date)."""
     if not papers and not more:
-        return [{"text": f"No new papers · {day.isoformat()}", "blocks": [
-            header(f"Papers · {day.isoformat()}"), context("No new papers since the last summary."),
-        ]}]  # fmt: skip
+        return [
+            {
+                "text": f"No new papers · {day.isoformat()}",
+                "blocks": [
+                    header(f"Papers · {day.isoformat()}"),
+                    context("No new papers since the last summary."),
+                ],
+            }
+        ]
     total = len(papers) + more
     count = f"{total:,} new paper{'s' if total != 1 else ''}"
     head: list[Block] = [
@@ -535,16 +564,16 @@ def summary_messages(
         head.append(context(f"…and {len(rest)} more in the thread."))
     if more:
         search = esc(f"`/claims <words> since:{earliest}`") if earliest else "`/claims`"
-        head.append(context(
-            f"…and {more:,} earlier papers, not listed here: search them with {search}."
-        ))  # fmt: skip
+        head.append(
+            context(f"…and {more:,} earlier papers, not listed here: search them with {search}.")
+        )
     messages = [_finish(f"{count} · {day.isoformat()}", head)]
     for start in range(0, len(rest), DIGEST_REPLY_PAPERS):
         chunk = rest[start : start + DIGEST_REPLY_PAPERS]
         first = DIGEST_PARENT_PAPERS + start + 1
-        messages.append(_finish(
-            f"Papers {first}–{first + len(chunk) - 1}", [summary_paper(p) for p in chunk]
-        ))  # fmt: skip
+        messages.append(
+            _finish(f"Papers {first}–{first + len(chunk) - 1}", [summary_paper(p) for p in chunk])
+        )
     return [{"text": m.text, "blocks": m.blocks} for m in messages]
 
 
@@ -579,18 +608,24 @@ def subscription_list(followed: list[Followed], *, note: str = "") -> Message:
     """A subscriber's subscriptions, each with a Remove button; `note` may quote the user."""
     blocks: list[Block] = [section(esc(note))] if note else []
     if not followed:
-        blocks.append(section(
-            "You follow nothing yet. `/paper subscribe AUROC` sends you a message each day "
-            "listing new papers that match."
-        ))  # fmt: skip
+        blocks.append(
+            section(
+                "You follow nothing yet. `/paper subscribe AUROC` sends you a message each day "
+                "listing new papers that match."
+            )
+        )
     for item in followed:
         where = "you" if item.is_user else channel_mention(item.subscriber)
         when = f" at {esc(item.post_time)}" if item.post_time else ""
-        blocks.append({
-            "type": "section",
-            "text": mrkdwn(f"“{clip_escaped(item.words, 200)}” · for {where}{when}"),
-            "accessory": button("Remove", ids.REMOVE_SUBSCRIPTION, ids.subscription_value(item.id)),
-        })  # fmt: skip
+        blocks.append(
+            {
+                "type": "section",
+                "text": mrkdwn(f"“{clip_escaped(item.words, 200)}” · for {where}{when}"),
+                "accessory": button(
+                    "Remove", ids.REMOVE_SUBSCRIPTION, ids.subscription_value(item.id)
+                ),
+            }
+        )
     return _finish(note or f"{len(followed)} subscriptions", blocks)
 
 
@@ -648,16 +683,20 @@ def home_view(home: Home) -> dict[str, Any]:
         blocks.append(context("No summary has been posted yet."))
     else:
         where = channel_mention(latest.channel)
-        blocks.append(context(
-            f"{latest.posted_at:%Y-%m-%d %H:%M} UTC in {where} · {len(latest.papers)} papers"
-        ))  # fmt: skip
+        blocks.append(
+            context(
+                f"{latest.posted_at:%Y-%m-%d %H:%M} UTC in {where} · {len(latest.papers)} papers"
+            )
+        )
         blocks += [summary_paper(paper) for paper in latest.papers[:15]]
         if len(latest.papers) > 15:
             blocks.append(context(f"…and {len(latest.papers) - 15} more in the channel."))
-    blocks.append(section(
-        f"*In the store:* {home.papers} papers, {home.claims} numbered claims, "
-        f"{home.documents} digest files"
-    ))  # fmt: skip
+    blocks.append(
+        section(
+            f"*In the store:* {home.papers} papers, {home.claims} numbered claims, "
+            f"{home.documents} digest files"
+        )
+    )
     blocks.append(section("*Your subscriptions*"))
     blocks += subscription_list(home.followed).blocks
     if home.saved:

@@ -13,12 +13,14 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession
 from tqdm import tqdm
 
 from bot import logs, manifest, version
@@ -66,9 +68,13 @@ class IngestBar:
 
     def started(self, files: int) -> None:
         self._bar = tqdm(
-            total=files, unit="file", desc="ingest", file=sys.stderr,
-            disable=not sys.stderr.isatty(), mininterval=0.5,
-        )  # fmt: skip
+            total=files,
+            unit="file",
+            desc="ingest",
+            file=sys.stderr,
+            disable=not sys.stderr.isatty(),
+            mininterval=0.5,
+        )
 
     def file_done(self, papers: int) -> None:
         if self._bar is not None:
@@ -86,8 +92,13 @@ class EmbeddingBar:
     only when stderr is a terminal."""
 
     def __init__(self) -> None:
-        self._bar = tqdm(desc="embedding", unit="item", file=sys.stderr,
-                         disable=not sys.stderr.isatty(), mininterval=0.5)  # fmt: skip
+        self._bar = tqdm(
+            desc="embedding",
+            unit="item",
+            file=sys.stderr,
+            disable=not sys.stderr.isatty(),
+            mininterval=0.5,
+        )
 
     def __call__(self, done: int, total: int) -> None:
         self._bar.total = total
@@ -111,16 +122,18 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     choice = None if args.no_embed else await asyncio.to_thread(embedder_of, settings)
     embedded: EmbedReport | None = None
     bar = IngestBar()
-    async with db.open_engine(settings.database_url) as engine:
-        await db.upgrade(engine)
-        sessions = db.session_factory(engine)
+    async with db.open_store(settings.database_url) as sessions:
         try:
             report = await ingest(
-                sessions, paths, force=args.force,
-                max_file_mb=settings.max_file_mb, accept_losses=args.force,
-                settle_seconds=settings.settle_seconds, progress=bar,
+                sessions,
+                paths,
+                force=args.force,
+                max_file_mb=settings.max_file_mb,
+                accept_losses=args.force,
+                settle_seconds=settings.settle_seconds,
+                progress=bar,
                 parse_workers=PARSE_WORKERS,
-            )  # fmt: skip
+            )
         finally:
             bar.close()
         if choice is not None and choice.embedder is not None:
@@ -133,13 +146,17 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(report.as_json(), ensure_ascii=False))
     else:
         papers = report.papers
-        print(f"documents: {report.files_line}; "
-              f"papers: {papers['new']} new, {papers['updated']} updated")  # fmt: skip
+        print(
+            f"documents: {report.files_line}; "
+            f"papers: {papers['new']} new, {papers['updated']} updated"
+        )
         for skipped in report.skipped:  # not digests: worth a line, not a failure
             print(f"skipped {skipped['path']}: {skipped['reason']}")
         if embedded is not None and choice is not None:
-            print(f"vectors: {embedded.embedded} embedded, {embedded.waiting} waiting "
-                  f"({choice.description})")  # fmt: skip
+            print(
+                f"vectors: {embedded.embedded} embedded, {embedded.waiting} waiting "
+                f"({choice.description})"
+            )
         elif choice is not None:
             print(f"vectors: {choice.description}")
     for error in report.errors:
@@ -166,16 +183,23 @@ async def _check(paths: list[Path], settings: Settings, *, as_json: bool) -> int
     return EXIT_FAILED if report.problems else EXIT_OK
 
 
-async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
-    choice = await asyncio.to_thread(embedder_of, settings)
+@asynccontextmanager
+async def _existing_store(settings: Settings) -> AsyncIterator[AsyncSession]:
+    """A session on a store that exists at the current schema: reading creates nothing."""
     missing = db.missing_file(settings.database_url)
-    if missing is not None:  # reading the status creates nothing
+    if missing is not None:
         raise UsageError(f"no database at {missing}: `paperbot ingest` creates and fills it")
     async with db.open_engine(settings.database_url) as engine:
         if not await db.schema_is_current(engine):
             raise UsageError("the database schema is not current: run `paperbot db upgrade`")
         async with db.session_factory(engine)() as session:
-            status = await store_status(session, choice.embedder, choice.description)
+            yield session
+
+
+async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    choice = await asyncio.to_thread(embedder_of, settings)
+    async with _existing_store(settings) as session:
+        status = await store_status(session, choice.embedder, choice.description)
     if args.json:
         print(json.dumps(status.__dict__, ensure_ascii=False))
         return EXIT_OK
@@ -246,8 +270,13 @@ def as_plain_text(sent: list[Sent]) -> str:
 
 def shell_help() -> str:
     lines = [f"  {c.name} {c.usage}\n      {c.description}" for c in COMMANDS]
-    return "\n".join(["Slash commands (`/paper help` and the like say more):", *lines,
-                      "  quit  leaves the shell"])  # fmt: skip
+    return "\n".join(
+        [
+            "Slash commands (`/paper help` and the like say more):",
+            *lines,
+            "  quit  leaves the shell",
+        ]
+    )
 
 
 async def cmd_shell(args: argparse.Namespace, settings: Settings) -> int:
@@ -287,9 +316,7 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
 
     channel = args.channel or settings.digest_channel
     today = datetime.now(settings.timezone).date()
-    async with db.open_engine(settings.database_url) as engine:
-        await db.upgrade(engine)
-        sessions = db.session_factory(engine)
+    async with db.open_store(settings.database_url) as sessions:
         if args.preview:
             payloads = await summary.preview(sessions, channel or "", summary_messages, today=today)
             print(
@@ -301,8 +328,9 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
         if not settings.slack_bot_token:
             raise UsageError("missing required environment variables: SLACK_BOT_TOKEN")
         slack = SlackMessenger(slack_client(settings.slack_bot_token, settings.slack_api_url))
-        outcome = await summary.post(sessions, slack, channel, summary.manual_period(),
-                                     summary_messages, today=today)  # fmt: skip
+        outcome = await summary.post(
+            sessions, slack, channel, summary.manual_period(), summary_messages, today=today
+        )
     print(
         f"{outcome.status}: {outcome.papers} papers"
         + (f" ({outcome.error})" if outcome.error else "")
@@ -329,16 +357,13 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     if args.saved is not None or args.bibtex:
         return await _export_saved(args, settings)
-    async with db.open_engine(settings.database_url) as engine:
-        if not await db.schema_is_current(engine):
-            raise UsageError("the database schema is not current: run `paperbot db upgrade`")
+    async with _existing_store(settings) as session:
         out = sys.stdout if args.file == "-" else await _open_for_writing(args.file)
         rows = -1  # the header line is not a row
         try:
-            async with db.session_factory(engine)() as session:
-                async for line in transfer.export_lines(session, db.schema_heads()):
-                    out.write(line + "\n")
-                    rows += 1
+            async for line in transfer.export_lines(session, db.schema_heads()):
+                out.write(line + "\n")
+                rows += 1
         finally:
             if out is not sys.stdout:
                 out.close()
@@ -352,11 +377,8 @@ async def _export_saved(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(
             "--saved USER and --bibtex go together: paperbot export --saved U… --bibtex"
         )
-    async with db.open_engine(settings.database_url) as engine:
-        if not await db.schema_is_current(engine):
-            raise UsageError("the database schema is not current: run `paperbot db upgrade`")
-        async with db.session_factory(engine)() as session:
-            text, left_out = await saved.bibtex(session, args.saved)
+    async with _existing_store(settings) as session:
+        text, left_out = await saved.bibtex(session, args.saved)
     out = sys.stdout if args.file == "-" else await _open_for_writing(args.file)
     try:
         out.write(text + "\n" if text else "")
@@ -374,16 +396,17 @@ async def _export_saved(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     source = sys.stdin.buffer if args.file == "-" else await _open_bytes(args.file)
     with source:
-        async with db.open_engine(settings.database_url) as engine:
-            await db.upgrade(engine)
-            async with db.writing(db.session_factory(engine)) as session:
-                if not await transfer.is_empty(session):
-                    raise UsageError("the database is not empty: import into a new database")
-                try:
-                    counts = await transfer.import_lines(session, source, db.schema_heads())
-                except transfer.BadExport as error:
-                    raise Failed(f"{args.file}: {error}; nothing was imported") from None
-                claims = (await store_status(session)).claims
+        async with (
+            db.open_store(settings.database_url) as sessions,
+            db.writing(sessions) as session,
+        ):
+            if not await transfer.is_empty(session):
+                raise UsageError("the database is not empty: import into a new database")
+            try:
+                counts = await transfer.import_lines(session, source, db.schema_heads())
+            except transfer.BadExport as error:
+                raise Failed(f"{args.file}: {error}; nothing was imported") from None
+            claims = (await store_status(session)).claims
     # The claims table also holds abstracts' result sentences; `status` counts claims only.
     rows = [f"{n} {table}" for table, n in counts.items() if table != "claims"]
     sentences = counts.get("claims", 0) - claims
@@ -426,8 +449,13 @@ class _Version(argparse.Action):
     """`--version`: the line is made only when asked (it reads the migration scripts)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="print the package, parser and schema versions and exit")  # fmt: skip
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="print the package, parser and schema versions and exit",
+        )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
         print(version.describe())
@@ -450,17 +478,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("ingest", cmd_ingest, "parse and load digest files or folders")
     p.add_argument("paths", nargs="*", metavar="PATH", help="default: $PAPERBOT_DIGEST_DIR")
     p.add_argument(
-        "--force", action="store_true",
+        "--force",
+        action="store_true",
         help="re-parse files whose content is unchanged, and accept new versions that remove "
         "papers or claims (refused as suspect without it)",
-    )  # fmt: skip
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
-        "--check", action="store_true",
+        "--check",
+        action="store_true",
         help="parse and report problems with their lines; write nothing (exit 1 on problems)",
-    )  # fmt: skip
-    p.add_argument("--no-embed", action="store_true",
-                   help="do not embed new claims and papers for search by meaning")  # fmt: skip
+    )
+    p.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="do not embed new claims and papers for search by meaning",
+    )
 
     p = command("status", cmd_status, "counts and the last ingest run")
     p.add_argument("--json", action="store_true", help="print as JSON")
@@ -499,9 +532,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("manifest", cmd_manifest, "print the Slack app manifest")
     p.add_argument(
-        "--request-url", metavar="URL",
+        "--request-url",
+        metavar="URL",
         help="the bot's public https address (HTTP mode); without it: Socket Mode",
-    )  # fmt: skip
+    )
     return parser
 
 

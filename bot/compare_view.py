@@ -62,8 +62,10 @@ def comparison(found: Comparison) -> Message:
 def related(found: Related | None) -> Message:
     """The claims of other papers that report what a claim reports, each with why."""
     if found is None:
-        return _finish("That claim is no longer in the store.",
-                       [section("That claim is no longer in the store.")])  # fmt: skip
+        return _finish(
+            "That claim is no longer in the store.",
+            [section("That claim is no longer in the store.")],
+        )
     claim = found.claim
     name = f"`{esc(claim.address)}`" if claim.address else f"claim {claim.number}"
     if not found.related:

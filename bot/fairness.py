@@ -1,6 +1,6 @@
 """Search work is shared fairly: one search at a time for each user, a few at once in all.
 
-A search is bounded in cost (storage/search_text.py, the time budget in storage/dialect.py)
+A search is bounded in cost (storage/search_text.py, the time budget in storage/fulltext.py)
 but not in number: a member firing costly searches would otherwise hold every database
 connection while others wait. A second search from the same user while one runs is told to
 wait; the others queue for one of `at_once` slots, first come, first served.

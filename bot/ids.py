@@ -90,9 +90,7 @@ def subscription_value(sub: int) -> str:
 
 def subscription_id(raw: object) -> int | None:
     """The subscription a Remove button carries, if well formed."""
-    value = _value(raw)
-    sub = value.get("sub") if value else None
-    return sub if isinstance(sub, int) and 0 < sub < 2**31 else None
+    return _row_id(raw, "sub", below=2**31)
 
 
 def suggestion_value(command: str, text: str) -> str:
@@ -135,6 +133,11 @@ def claim_value(claim: int) -> str:
 
 def claim_id(raw: object) -> int | None:
     """The claim a Related choice carries, if well formed."""
+    return _row_id(raw, "claim", below=2**63)
+
+
+def _row_id(raw: object, name: str, *, below: int) -> int | None:
+    """The row id a value carries under `name`: a positive integer below the column's limit."""
     value = _value(raw)
-    claim = value.get("claim") if value else None
-    return claim if isinstance(claim, int) and 0 < claim < 2**63 else None
+    row = value.get(name) if value else None
+    return row if isinstance(row, int) and not isinstance(row, bool) and 0 < row < below else None

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.embedding import embed_pending
+from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.embedders import Embedder, load_embedder
 from storage.index_files import IndexFiles
@@ -45,11 +45,12 @@ class Meaning:
         passages = load_embedder(spec, threads=1).embedder
         files = None
         if index_dir is not None and store is not None:
-            files = IndexFiles.of(index_dir, store_identity(store), model.name, model.version,
-                                  model.dim)  # fmt: skip
+            files = IndexFiles.of(
+                index_dir, store_identity(store), model.name, model.version, model.dim
+            )
         return cls(choice.description, DenseSearch(model, files), passages)
 
-    async def start(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def start(self, sessions: Sessions) -> None:
         """Load or build the indexes, then warm the model and them (awaited by `ask` and
         `shell`; `serve` restores saved indexes before it serves and does the rest in the
         background)."""
@@ -57,7 +58,7 @@ class Meaning:
             await self.search.load(sessions)
             await self.search.warm()
 
-    async def embed(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def embed(self, sessions: Sessions) -> None:
         """Embed what waits and refresh the indexes. A request while a run is going makes
         that run go once more at its end, so nothing ingested meanwhile waits for the next."""
         if self.search is None or self.passages is None:

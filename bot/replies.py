@@ -5,13 +5,14 @@ Listeners stay thin: they acknowledge, call one of these, and send what it retur
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, ParamSpec
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import blocks
 from bot.blocks import Message
@@ -26,6 +27,7 @@ from jobs import summary
 from storage import db, paper_keys, saved, subscriptions
 from storage.authors import author_spans
 from storage.compare import compare, related_claims
+from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.ledger import latest_post
 from storage.review import full_review
@@ -43,47 +45,58 @@ from storage.search_text import BadQuery
 from storage.status import store_status
 from storage.suggestions import Suggester
 
-Sessions = async_sessionmaker[AsyncSession]
+P = ParamSpec("P")
+
+
+def refusing(
+    use_case: Callable[P, Coroutine[Any, Any, Message]],
+) -> Callable[P, Coroutine[Any, Any, Message]]:
+    """A search that cannot run as typed (BadQuery: too long, too costly, nothing left to
+    search) is answered with the sentence that says why."""
+
+    @functools.wraps(use_case)
+    async def answer(*args: P.args, **kwargs: P.kwargs) -> Message:
+        try:
+            return await use_case(*args, **kwargs)
+        except BadQuery as refusal:
+            return blocks.refusal(str(refusal))
+
+    return answer
 
 
 def wants_help(text: str) -> bool:
     return not text.strip() or asks_help(text)
 
 
+@refusing
 async def paper(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    sessions: Sessions,
+    text: str,
+    page: int = 1,
+    suggester: Suggester | None = None,
     dense: DenseSearch | None = None,
-) -> Message:  # fmt: skip
+) -> Message:
     """`/paper`: a card, a page of a list, or none; fused with search by meaning when
     `dense` is ready. When little is found (by words and by meaning) and `suggester` knows
     better words, "Did you mean …" (or, with no result and one correction, its results)."""
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
-        try:
-            matches = await lookup_paper(session, text, page=page, dense=dense)
-            fixes: list[str] = []
-            if page == 1 and suggester is not None:
-
-                async def count(corrected: str) -> int:
-                    return (await lookup_paper(session, corrected)).total
-
-                fixes = await better_searches(
-                    suggester,
-                    sessions,
-                    text,
-                    matches.total,
-                    count,
-                    names_first=True,
-                    keep=author_spans(text),
-                )
-            if not matches.total and len(fixes) == 1:
-                used = await lookup_paper(session, fixes[0], dense=dense)
-                found = await _paper_reply(session, fixes[0], used)
-                return blocks.corrected(found, fixes[0], text.strip())
-            reply = await _paper_reply(session, text, matches)
-        except BadQuery as refusal:
-            return blocks.refusal(str(refusal))
+        matches = await lookup_paper(session, text, page=page, dense=dense)
+        fixes = await better_searches(
+            suggester if page == 1 else None,
+            sessions,
+            text,
+            matches.total,
+            lambda corrected: lookup_paper(session, corrected),
+            names_first=True,
+            keep=author_spans(text),
+        )
+        if not matches.total and len(fixes) == 1:
+            used = await lookup_paper(session, fixes[0], dense=dense)
+            found = await _paper_reply(session, fixes[0], used)
+            return blocks.corrected(found, fixes[0], text.strip())
+        reply = await _paper_reply(session, text, matches)
     return blocks.with_suggestions(reply, "/paper", fixes)
 
 
@@ -98,10 +111,14 @@ async def _paper_reply(session: AsyncSession, text: str, matches: PaperMatches) 
     return blocks.paper_card(details) if details else blocks.no_paper(text.strip())
 
 
+@refusing
 async def claims(
-    sessions: Sessions, text: str, page: int = 1, suggester: Suggester | None = None,
+    sessions: Sessions,
+    text: str,
+    page: int = 1,
+    suggester: Suggester | None = None,
     dense: DenseSearch | None = None,
-) -> Message:  # fmt: skip
+) -> Message:
     """`/claims`: one claim by its address, or a page of hits (fused with search by
     meaning when `dense` is ready); when little is found, "Did you mean …" as for `/paper`."""
     if wants_help(text):
@@ -112,25 +129,21 @@ async def claims(
     if verb.lower() == "related" and page == 1:
         return await related_by_address(sessions, rest, dense)
     async with sessions() as session:
-        try:
-            addressed = await find_claim(session, text) if page == 1 else None
-            if addressed is not None:
-                return blocks.addressed_claim(addressed)
-            found = await search_claims(session, text, page=page, dense=dense)
-            fixes: list[str] = []
-            if page == 1 and suggester is not None:
-
-                async def count(corrected: str) -> int:
-                    return (await search_claims(session, corrected)).total
-
-                fixes = await better_searches(
-                    suggester, sessions, text, found.total, count, keep=filter_spans(text)
-                )
-            if not found.total and len(fixes) == 1:
-                used = await search_claims(session, fixes[0], dense=dense)
-                return blocks.corrected(blocks.claim_page(fixes[0], used), fixes[0], text.strip())
-        except BadQuery as refusal:
-            return blocks.refusal(str(refusal))
+        addressed = await find_claim(session, text) if page == 1 else None
+        if addressed is not None:
+            return blocks.addressed_claim(addressed)
+        found = await search_claims(session, text, page=page, dense=dense)
+        fixes = await better_searches(
+            suggester if page == 1 else None,
+            sessions,
+            text,
+            found.total,
+            lambda corrected: search_claims(session, corrected),
+            keep=filter_spans(text),
+        )
+        if not found.total and len(fixes) == 1:
+            used = await search_claims(session, fixes[0], dense=dense)
+            return blocks.corrected(blocks.claim_page(fixes[0], used), fixes[0], text.strip())
     return blocks.with_suggestions(blocks.claim_page(text.strip(), found), "/claims", fixes)
 
 
@@ -153,26 +166,22 @@ async def show_claims(sessions: Sessions, key: str) -> Message:
     return blocks.paper_claims(details, hits)
 
 
+@refusing
 async def compare_on(sessions: Sessions, name: str) -> Message:
     """`/claims compare AIME24`: per paper, the claims reporting that name."""
     async with sessions() as session:
-        try:
-            found = await compare(session, name)
-        except BadQuery as refusal:
-            return blocks.refusal(str(refusal))
+        found = await compare(session, name)
     return comparison(found)
 
 
+@refusing
 async def related_to(
     sessions: Sessions, claim_id: int, dense: DenseSearch | None = None
 ) -> Message:
     """*Related* on a claim: other papers' claims reporting the same names, then those
     closest in meaning."""
     async with sessions() as session:
-        try:
-            found = await related_claims(session, claim_id, dense)
-        except BadQuery as refusal:
-            return blocks.refusal(str(refusal))
+        found = await related_claims(session, claim_id, dense)
     return related(found)
 
 
@@ -202,19 +211,17 @@ async def review_view(sessions: Sessions, key: str, page: int = 1) -> dict[str, 
     return review_modal(review, page)
 
 
+@refusing
 async def review_command(sessions: Sessions, text: str, open_view: OpenView) -> Message:
     """`/paper review <paper>`: the full review of the one paper `text` names, opened as a
     modal; several or none: the list, or the sentence, `/paper` would answer."""
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
-        try:
-            matches = await lookup_paper(session, text)
-            if matches.one is None:
-                return await _paper_reply(session, text, matches)
-            review = await full_review(session, matches.one.key)
-        except BadQuery as refusal:
-            return blocks.refusal(str(refusal))
+        matches = await lookup_paper(session, text)
+        if matches.one is None:
+            return await _paper_reply(session, text, matches)
+        review = await full_review(session, matches.one.key)
     await open_view(review_modal(review))
     return review_opened(review)
 
@@ -257,6 +264,7 @@ class Asker:
 Announce = Callable[[str, Message], Awaitable[bool]]
 
 
+@refusing
 async def subscription_command(
     sessions: Sessions, verb: str, rest: str, asker: Asker, announce: Announce
 ) -> Message:
@@ -289,13 +297,10 @@ async def subscription_command(
         return blocks.text_reply(
             "`at:` sets a channel's own time; your messages come with everyone's, once a day."
         )
-    try:
-        async with db.writing(sessions) as session:
-            added = await subscriptions.subscribe(
-                session, subscriber, rest, created_by=asker.user, post_time=post_time
-            )
-    except BadQuery as refusal:
-        return blocks.refusal(str(refusal))
+    async with db.writing(sessions) as session:
+        added = await subscriptions.subscribe(
+            session, subscriber, rest, created_by=asker.user, post_time=post_time
+        )
     words = " ".join(rest.split())[:200]
     if added is None:
         return await subscription_list(sessions, asker, note=f"Already following “{words}”.")
@@ -342,8 +347,9 @@ async def saved_command(sessions: Sessions, rest: str, user: str) -> Message:
             text, left_out = await saved.bibtex(session, user)
         return saved_bibtex(text, left_out)
     if wanted:
-        return blocks.text_reply("`/paper saved` lists your saved papers; `/paper saved bibtex` "
-                                 "gives their BibTeX.")  # fmt: skip
+        return blocks.text_reply(
+            "`/paper saved` lists your saved papers; `/paper saved bibtex` gives their BibTeX."
+        )
     return await saved_papers(sessions, user)
 
 
@@ -353,13 +359,11 @@ async def saved_papers(sessions: Sessions, user: str, *, note: str = "") -> Mess
     return saved_list(items, note=note)
 
 
+@refusing
 async def save_paper(sessions: Sessions, user: str, key: str) -> Message:
     """*Save* on a card."""
-    try:
-        async with db.writing(sessions) as session:
-            added, count = await saved.save(session, user, key)
-    except BadQuery as refusal:
-        return blocks.refusal(str(refusal))
+    async with db.writing(sessions) as session:
+        added, count = await saved.save(session, user, key)
     said = "Saved" if added else "Already saved"
     return blocks.text_reply(
         f"{said}: {count} of at most {saved.MAX_SAVED} in your list. `/paper saved` lists them."
@@ -402,6 +406,13 @@ async def home(sessions: Sessions, user: str, summary_channel: str | None) -> di
         latest = await latest_post(session, summary_channel) if summary_channel else None
         followed = await subscriptions.of(session, user)
         kept = await saved.saved(session, user)
-    return blocks.home_view(blocks.Home(latest, status.papers, status.claims,
-                                        status.documents, followed,
-                                        saved_items(kept, limit=HOME_SAVED)))  # fmt: skip
+    return blocks.home_view(
+        blocks.Home(
+            latest,
+            status.papers,
+            status.claims,
+            status.documents,
+            followed,
+            saved_items(kept, limit=HOME_SAVED),
+        )
+    )

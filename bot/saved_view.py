@@ -41,13 +41,13 @@ def saved_list(items: list[SavedItem], *, note: str = "") -> Message:
     """`note` is our own sentence, which may quote a paper's label (escaped here)."""
     blocks: list[Block] = [section(esc(note))] if note else []
     if not items:
-        blocks.append(section(
-            "You have saved no paper yet: *Save* on a paper's card keeps it here."
-        ))  # fmt: skip
+        blocks.append(
+            section("You have saved no paper yet: *Save* on a paper's card keeps it here.")
+        )
         return _finish(note or "No saved papers.", blocks)
-    blocks.append(context(
-        f"{len(items)} saved (at most {MAX_SAVED}) · `/paper saved bibtex` for BibTeX"
-    ))  # fmt: skip
+    blocks.append(
+        context(f"{len(items)} saved (at most {MAX_SAVED}) · `/paper saved bibtex` for BibTeX")
+    )
     blocks += saved_items(items)
     return _finish(note or f"{len(items)} saved papers", blocks)
 

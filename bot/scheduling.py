@@ -1,7 +1,8 @@
-"""The scheduler `serve` runs: the daily summary and the periodic scan of the digest folder.
+"""The scheduler `serve` runs: the daily summary, the subscribers' messages and the
+periodic scan of the digest folder.
 
-APScheduler 3's AsyncIOScheduler, with both cron triggers built with the configured zone
-(a trigger without one uses the host's). Its job store lives in memory, so what makes a
+APScheduler 3's AsyncIOScheduler, with every trigger built with the configured zone (a
+trigger without one uses the host's). Its job store lives in memory, so what makes a
 summary post exactly once is our ledger (storage/ledger.py): a period is the firing time,
 claimed per channel. At start the latest firing is run once, so a summary missed while
 the bot was down is posted when it comes back; one already posted is not posted again.
@@ -39,20 +40,32 @@ def latest_firing(trigger: CronTrigger, now: datetime) -> datetime | None:
 
 
 async def post_summary(
-    services: Services, messenger: Messenger, trigger: CronTrigger,
+    services: Services,
+    messenger: Messenger,
+    trigger: CronTrigger,
     now: datetime | None = None,
-) -> summary.Outcome | None:  # fmt: skip
+) -> summary.Outcome | None:
     settings = services.settings
     if not settings.digest_channel:
         return None
     now = now or datetime.now(settings.timezone)
     period = latest_firing(trigger, now) or now
     outcome = await summary.post(
-        services.sessions, messenger, settings.digest_channel, period.isoformat(),
-        summary_messages, today=period.date(), when_empty=settings.digest_when_empty,
-    )  # fmt: skip
-    log.info("scheduled summary for %s: %s, %d papers%s", period.isoformat(), outcome.status,
-             outcome.papers, f" ({outcome.error})" if outcome.error else "")  # fmt: skip
+        services.sessions,
+        messenger,
+        settings.digest_channel,
+        period.isoformat(),
+        summary_messages,
+        today=period.date(),
+        when_empty=settings.digest_when_empty,
+    )
+    log.info(
+        "scheduled summary for %s: %s, %d papers%s",
+        period.isoformat(),
+        outcome.status,
+        outcome.papers,
+        f" ({outcome.error})" if outcome.error else "",
+    )
     return outcome
 
 
@@ -62,9 +75,13 @@ async def scan_digest_folder(services: Services) -> None:
             log.info("periodic scan skipped: an ingest is running")
             return
         settings = services.settings
-        report = await ingest(services.sessions, [settings.digest_dir], trigger="schedule",
-                              max_file_mb=settings.max_file_mb,
-                              settle_seconds=settings.settle_seconds)  # fmt: skip
+        report = await ingest(
+            services.sessions,
+            [settings.digest_dir],
+            trigger="schedule",
+            max_file_mb=settings.max_file_mb,
+            settle_seconds=settings.settle_seconds,
+        )
     services.embed_in_background()
     if report.errors or report.papers["new"]:
         log.info("periodic scan: %s", report.as_json())
@@ -75,9 +92,12 @@ async def deliver_subscriptions(
 ) -> None:
     settings = services.settings
     await subscriptions.deliver_due(  # each post or failure is logged where it happens
-        services.sessions, messenger, subscription_messages,
-        now=now or datetime.now(settings.timezone), default_time=settings.subscription_time,
-    )  # fmt: skip
+        services.sessions,
+        messenger,
+        subscription_messages,
+        now=now or datetime.now(settings.timezone),
+        default_time=settings.subscription_time,
+    )
 
 
 def tracked(
@@ -108,9 +128,12 @@ def build_scheduler(services: Services, messenger: Messenger) -> AsyncIOSchedule
 
     scheduler = AsyncIOScheduler(
         timezone=settings.timezone,
-        job_defaults={"coalesce": True, "max_instances": 1,
-                      "misfire_grace_time": MISFIRE_GRACE_SECONDS},
-    )  # fmt: skip
+        job_defaults={
+            "coalesce": True,
+            "max_instances": 1,
+            "misfire_grace_time": MISFIRE_GRACE_SECONDS,
+        },
+    )
     if settings.digest_channel:
         trigger = CronTrigger.from_crontab(settings.digest_schedule, timezone=settings.timezone)
         scheduler.add_job(
@@ -123,8 +146,9 @@ def build_scheduler(services: Services, messenger: Messenger) -> AsyncIOSchedule
     # time has come.
     every_5_minutes = CronTrigger.from_crontab("*/5 * * * *", timezone=settings.timezone)
     for job_id, trigger in (("subscriptions", every_5_minutes), ("subscriptions-at-start", None)):
-        scheduler.add_job(job(deliver_subscriptions), trigger, args=[services, messenger],
-                          id=job_id)  # fmt: skip
+        scheduler.add_job(
+            job(deliver_subscriptions), trigger, args=[services, messenger], id=job_id
+        )
     if settings.ingest_schedule:
         trigger = CronTrigger.from_crontab(settings.ingest_schedule, timezone=settings.timezone)
         scheduler.add_job(job(scan_digest_folder), trigger, args=[services], id="scan")

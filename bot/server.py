@@ -37,6 +37,7 @@ from bot.signing import is_signed
 from bot.version import describe, versions
 from bot.watchdog import Systemd, watching
 from storage import db
+from storage.search import read_dictionary
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +64,11 @@ class CannotListen(Exception):
 
 async def _store(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    async with db.open_engine(settings.database_url) as engine:
-        await db.upgrade(engine)
+    async with db.open_store(settings.database_url) as sessions:
         meaning = await asyncio.to_thread(
             Meaning.load, settings.embedder, settings.index_dir, settings.database_url
         )
-        services = app[SERVICES] = Services(settings, db.session_factory(engine), meaning=meaning)
+        services = app[SERVICES] = Services(settings, sessions, meaning=meaning)
         log.info("search by meaning: %s", meaning.description)
         # "Did you mean" needs the store's words: read them now, not on the first typo.
         services.spawn(services.suggester.refresh(services.sessions), "vocabulary")
@@ -92,8 +92,11 @@ async def _build_then_embed(services: Services) -> None:
         return
     dense = services.dense
     if dense is not None:
-        log.info("search by meaning ready: %d claims and %d papers indexed",
-                 len(dense.claims), len(dense.papers))  # fmt: skip
+        log.info(
+            "search by meaning ready: %d claims and %d papers indexed",
+            len(dense.claims),
+            len(dense.papers),
+        )
     services.embed_in_background()
 
 
@@ -104,6 +107,10 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
     slow, serving starts anyway."""
     services = app[SERVICES]
     sessions, dense = services.sessions, services.dense
+    # The bilingual dictionary is read once per process (seconds, in a thread), beside the
+    # model's warm-up and within the same budget: past it, serving starts and the first
+    # searches wait for the read to end (in its thread, never on the event loop).
+    dictionary = asyncio.create_task(read_dictionary())
     try:
         async with asyncio.timeout(WARM_UP_SECONDS):
             if dense is not None:
@@ -111,6 +118,7 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
             await replies.paper(sessions, WARM_UP_TEXT, dense=dense)
             await replies.claims(sessions, WARM_UP_TEXT, dense=dense)
             await replies.open_paper(sessions, WARM_UP_TEXT)
+            await asyncio.shield(dictionary)
     except Exception as error:  # a cold first command is better than no bot
         log.warning("warm-up search failed: %s; serving anyway", type(error).__name__)
     yield
@@ -119,8 +127,12 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
 async def _slack(app: web.Application) -> AsyncIterator[None]:
     settings, services = app[SETTINGS], app[SERVICES]
     assert settings.slack_signing_secret is not None
-    bolt = build_app(services, token=settings.slack_bot_token, api_url=settings.slack_api_url,
-                     signing_secret=settings.slack_signing_secret)  # fmt: skip
+    bolt = build_app(
+        services,
+        token=settings.slack_bot_token,
+        api_url=settings.slack_api_url,
+        signing_secret=settings.slack_signing_secret,
+    )
     app[BOLT] = bolt
     socket = None
     if app[SOCKET_MODE]:

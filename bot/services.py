@@ -8,12 +8,11 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from bot.fairness import SearchGate
 from bot.meaning import Meaning
 from bot.settings import Settings
 from jobs.ingest import IngestGuard
+from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.suggestions import Suggester
 
@@ -23,7 +22,7 @@ log = logging.getLogger(__name__)
 @dataclass
 class Services:
     settings: Settings
-    sessions: async_sessionmaker[AsyncSession]
+    sessions: Sessions
     ingest_guard: IngestGuard = field(default_factory=IngestGuard)
     searches: SearchGate = field(default_factory=SearchGate)
     suggester: Suggester = field(default_factory=Suggester)  # "Did you mean" words

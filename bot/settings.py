@@ -2,8 +2,8 @@
 
 Each secret may instead come from a file named by its `_FILE` twin (compose `secrets:`,
 systemd `LoadCredential=`), so that it never sits in the environment. Nothing here runs at
-import. `load_settings()` is called by the CLI's `main` and the
-resulting `Settings` object is handed to whatever needs a value from it.
+import: the CLI's `main` calls `load_settings()` and hands the resulting `Settings` to
+whatever needs a value from it.
 """
 
 from __future__ import annotations
@@ -160,16 +160,19 @@ def load_settings(
         subscription_time=_time_of_day(
             "PAPERBOT_SUBSCRIPTION_TIME", get("PAPERBOT_SUBSCRIPTION_TIME", "09:00") or "09:00"
         ),
-        log_format=_choice("PAPERBOT_LOG_FORMAT", (get("PAPERBOT_LOG_FORMAT") or "text").lower(),
-                           FORMATS),
-        log_level=_choice("PAPERBOT_LOG_LEVEL", (get("PAPERBOT_LOG_LEVEL") or "INFO").upper(),
-                          LEVELS),
-        max_file_mb=_megabytes("PAPERBOT_MAX_FILE_MB",
-                               get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)),
+        log_format=_choice(
+            "PAPERBOT_LOG_FORMAT", (get("PAPERBOT_LOG_FORMAT") or "text").lower(), FORMATS
+        ),
+        log_level=_choice(
+            "PAPERBOT_LOG_LEVEL", (get("PAPERBOT_LOG_LEVEL") or "INFO").upper(), LEVELS
+        ),
+        max_file_mb=_megabytes(
+            "PAPERBOT_MAX_FILE_MB", get("PAPERBOT_MAX_FILE_MB") or str(DEFAULT_MAX_FILE_MB)
+        ),
         settle_seconds=_settle_seconds(get("PAPERBOT_SETTLE_SECONDS")),
         embedder=_embedder(get("PAPERBOT_EMBEDDER", "auto") or "auto"),
         index_dir=_index_dir(get("PAPERBOT_INDEX_DIR"), get("XDG_CACHE_HOME")),
-    )  # fmt: skip
+    )
 
 
 def _secrets_from_files(values: Mapping[str, str]) -> dict[str, str]:

@@ -28,6 +28,7 @@ from bot.meaning import Meaning
 from bot.services import Services
 from bot.settings import Settings
 from storage import db
+from storage.search import read_dictionary
 
 
 def signed_headers(body: str, secret: str, timestamp: int | None = None) -> dict[str, str]:
@@ -43,12 +44,22 @@ def signed_headers(body: str, secret: str, timestamp: int | None = None) -> dict
 
 
 def command_body(command: str, text: str, *, user: str, channel: str, response_url: str) -> str:
-    return urlencode({
-        "token": "local", "team_id": "T0LOCAL", "team_domain": "local",
-        "channel_id": channel, "channel_name": "local", "user_id": user, "user_name": user.lower(),
-        "command": command, "text": text, "api_app_id": "A0LOCAL",
-        "response_url": response_url, "trigger_id": f"{time.time():.0f}.local",
-    })  # fmt: skip
+    return urlencode(
+        {
+            "token": "local",
+            "team_id": "T0LOCAL",
+            "team_domain": "local",
+            "channel_id": channel,
+            "channel_name": "local",
+            "user_id": user,
+            "user_name": user.lower(),
+            "command": command,
+            "text": text,
+            "api_app_id": "A0LOCAL",
+            "response_url": response_url,
+            "trigger_id": f"{time.time():.0f}.local",
+        }
+    )
 
 
 class UnknownCommand(ValueError):
@@ -72,8 +83,13 @@ class OfflineBot:
         command, _, text = line.strip().partition(" ")
         if command not in NAMES:
             raise UnknownCommand(f"unknown command {command!r}: try {', '.join(NAMES)}")
-        body = command_body(command, text.strip(), user=user, channel=channel,
-                            response_url=self.slack.response_url())  # fmt: skip
+        body = command_body(
+            command,
+            text.strip(),
+            user=user,
+            channel=channel,
+            response_url=self.slack.response_url(),
+        )
         seen = len(self.slack.calls)
         before = asyncio.all_tasks()
         headers: dict[str, str | Sequence[str]] = {**signed_headers(body, self.secret)}
@@ -112,13 +128,13 @@ async def _settle(before: set[asyncio.Task[Any]], seconds: float) -> None:
 @asynccontextmanager
 async def offline_bot(settings: Settings) -> AsyncIterator[OfflineBot]:
     """The app on the configured database, talking to a local stand-in for Slack."""
-    async with db.open_engine(settings.database_url) as engine, LocalSlack() as slack:
-        await db.upgrade(engine)
+    async with db.open_store(settings.database_url) as sessions, LocalSlack() as slack:
         meaning = await asyncio.to_thread(
             Meaning.load, settings.embedder, settings.index_dir, settings.database_url
         )
-        services = Services(settings, db.session_factory(engine), offline=True, meaning=meaning)
+        services = Services(settings, sessions, offline=True, meaning=meaning)
         await meaning.start(services.sessions)  # vectors from `paperbot ingest`, searched now
+        await read_dictionary()  # as `serve` does: the command does not wait for it
         secret = settings.slack_signing_secret or secrets.token_hex(16)
         app = build_app(
             services, token=None, api_url=slack.api_url, signing_secret=secret, offline=True

@@ -79,8 +79,14 @@ async def digest(services: Services, command: Command) -> Reply:
         return await replies.summary_preview(services.sessions, channel, today, offline=True)
 
     async def posting() -> Message:
-        outcome = await post(services.sessions, SlackMessenger(command.client), channel,
-                             manual_period(), blocks.summary_messages, today=today)  # fmt: skip
+        outcome = await post(
+            services.sessions,
+            SlackMessenger(command.client),
+            channel,
+            manual_period(),
+            blocks.summary_messages,
+            today=today,
+        )
         return blocks.summary_outcome(outcome, channel)
 
     return Later(blocks.text_reply("Posting the summary…"), posting(), "digest post")
@@ -99,10 +105,14 @@ async def reingest(services: Services, command: Command) -> Reply:
             if not held:  # another one started meanwhile
                 return blocks.ingest_busy(guard.running)
             report = await ingest(
-                services.sessions, [services.settings.digest_dir], force=verb == "force",
-                trigger="slack", triggered_by=user, max_file_mb=services.settings.max_file_mb,
+                services.sessions,
+                [services.settings.digest_dir],
+                force=verb == "force",
+                trigger="slack",
+                triggered_by=user,
+                max_file_mb=services.settings.max_file_mb,
                 settle_seconds=services.settings.settle_seconds,
-            )  # fmt: skip
+            )
         services.embed_in_background()
         return blocks.ingest_done(report)
 

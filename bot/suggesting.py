@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
+from storage.db import Sessions
 from storage.search_text import BadQuery
 from storage.suggestions import Suggester
 
@@ -19,18 +19,24 @@ from storage.suggestions import Suggester
 SUGGEST_BELOW = 3
 
 
+class Found(Protocol):
+    @property
+    def total(self) -> int: ...
+
+
 async def better_searches(
-    suggester: Suggester,
-    sessions: async_sessionmaker[AsyncSession],
+    suggester: Suggester | None,
+    sessions: Sessions,
     typed: str,
     found: int,
-    count: Callable[[str], Awaitable[int]],
+    search: Callable[[str], Awaitable[Found]],
     *,
     keep: Sequence[tuple[int, int]] = (),
     names_first: bool = False,
 ) -> list[str]:
-    """Corrections of `typed` that find more than its `found` results, best first."""
-    if found >= SUGGEST_BELOW:
+    """Corrections of `typed` that `search` finds more results for than its `found`, best
+    first; none without a `suggester` (no vocabulary yet, or a later page)."""
+    if suggester is None or found >= SUGGEST_BELOW:
         return []
     vocabulary = await suggester.vocabulary(sessions)
     if vocabulary is None:
@@ -41,7 +47,7 @@ async def better_searches(
     better = []
     for text in texts:
         try:
-            if await count(text) > found:
+            if (await search(text)).total > found:
                 better.append(text)
         except BadQuery:
             continue

@@ -102,8 +102,10 @@ class Watchdog:
         log.critical(
             "event loop stuck for %.0f s in %s; exiting so the bot is restarted. "
             "Stack of the loop's thread, most recent call last:\n%s",
-            stale, running, stack.rstrip(),
-        )  # fmt: skip
+            stale,
+            running,
+            stack.rstrip(),
+        )
         for handler in logging.getLogger().handlers:
             handler.flush()
 

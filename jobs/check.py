@@ -30,8 +30,12 @@ class CheckReport:
     skipped: list[dict[str, str]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
-        return {"files": self.files, "papers": self.papers, "problems": self.problems,
-                "skipped": self.skipped}  # fmt: skip
+        return {
+            "files": self.files,
+            "papers": self.papers,
+            "problems": self.problems,
+            "skipped": self.skipped,
+        }
 
 
 def check(paths: Sequence[Path], max_file_mb: float) -> CheckReport:

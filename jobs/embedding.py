@@ -14,9 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from storage import db, vectors
+from storage.db import Sessions
 from storage.embedders import Embedder
 
 log = logging.getLogger(__name__)
@@ -37,9 +36,13 @@ class EmbedReport:
 
 
 async def embed_pending(
-    sessions: async_sessionmaker[AsyncSession], embedder: Embedder, *, batch: int = BATCH,
-    progress: Progress | None = None, max_batches: int | None = None,
-) -> EmbedReport:  # fmt: skip
+    sessions: Sessions,
+    embedder: Embedder,
+    *,
+    batch: int = BATCH,
+    progress: Progress | None = None,
+    max_batches: int | None = None,
+) -> EmbedReport:
     """Embed everything that waits (at most `max_batches` batches), claims first."""
     report = EmbedReport()
     async with sessions() as session:

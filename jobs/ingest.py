@@ -20,10 +20,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs import selection
 from jobs.findings import result_sentences
@@ -36,6 +36,7 @@ from jobs.parser import (
     parse_digest,
 )
 from storage import db, loading, runs
+from storage.db import Sessions
 from storage.models import CLAIM_FROM_ABSTRACT, Document
 
 log = logging.getLogger(__name__)
@@ -79,8 +80,10 @@ class IngestReport:
         """What became of the files, in words: "3 new, 0 changed, 1 unchanged, 0 failed"."""
         docs = self.documents
         unchanged = "unchanged, parsed again" if self.forced else "unchanged"
-        return (f"{docs['new']} new, {docs['changed']} changed, {docs['unchanged']} {unchanged}, "
-                f"{docs['failed']} failed")  # fmt: skip
+        return (
+            f"{docs['new']} new, {docs['changed']} changed, {docs['unchanged']} {unchanged}, "
+            f"{docs['failed']} failed"
+        )
 
     # Re-deliveries refused because they would remove papers or claims: {"path",
     # "would_lose"}. Each is also a failed document with its line in `errors`.
@@ -90,9 +93,13 @@ class IngestReport:
         """The `paperbot ingest --json` object of the interface contract, plus `skipped`,
         `warnings` and `suspect`."""
         return {
-            "documents": self.documents, "papers": self.papers, "errors": self.errors,
-            "skipped": self.skipped, "warnings": self.warnings, "suspect": self.suspect,
-        }  # fmt: skip
+            "documents": self.documents,
+            "papers": self.papers,
+            "errors": self.errors,
+            "skipped": self.skipped,
+            "warnings": self.warnings,
+            "suspect": self.suspect,
+        }
 
     def fail(self, path: Path, error: str) -> None:
         self.documents["failed"] += 1
@@ -181,13 +188,16 @@ def paper_input(paper: ParsedPaper) -> loading.PaperInput:
             for number, sentence in enumerate(result_sentences(paper.abstract_en), 1)
         ]
     return loading.PaperInput(
-        key=paper.key, position=paper.position, fields=fields, claims=claims,
+        key=paper.key,
+        position=paper.position,
+        fields=fields,
+        claims=claims,
         aliases=paper.aliases,
-    )  # fmt: skip
+    )
 
 
 async def ingest(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
     paths: Sequence[Path],
     *,
     force: bool = False,
@@ -233,7 +243,7 @@ async def ingest(
     return report
 
 
-async def _finish_indexes(sessions: async_sessionmaker[AsyncSession]) -> None:
+async def _finish_indexes(sessions: Sessions) -> None:
     try:
         async with sessions.begin() as session:
             await loading.finish_ingest(session)
@@ -291,15 +301,20 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
     except DigestParseError as error:
         return str(error)
     return ParsedFile(
-        digest.format, digest.digest_date, [paper_input(p) for p in digest.papers],
+        digest.format,
+        digest.digest_date,
+        [paper_input(p) for p in digest.papers],
         tuple(str(warning) for warning in digest.warnings),
-    )  # fmt: skip
+    )
 
 
 async def _ingest_files(
-    sessions: async_sessionmaker[AsyncSession], files: Sequence[Path], options: _Options,
-    report: IngestReport, progress: Progress | None,
-) -> None:  # fmt: skip
+    sessions: Sessions,
+    files: Sequence[Path],
+    options: _Options,
+    report: IngestReport,
+    progress: Progress | None,
+) -> None:
     """Store the files one after the other, in their order, each in its own transaction,
     while the next ones are read and parsed: a parse never waits for a write, nor a writer
     for a parse. With `parse_workers` processes, that many files are parsed at once (both
@@ -338,9 +353,11 @@ def _parse_pool(workers: int) -> ProcessPoolExecutor:
 
 
 async def _prepare(
-    sessions: async_sessionmaker[AsyncSession], path: Path, options: _Options,
+    sessions: Sessions,
+    path: Path,
+    options: _Options,
     executor: Executor | None = None,
-) -> _Prepared:  # fmt: skip
+) -> _Prepared:
     force = options.force
     try:
         stored_path, data = await asyncio.to_thread(
@@ -381,9 +398,11 @@ def _outcome(document: Document | None, content_hash: str) -> str:
 
 
 async def _store(
-    sessions: async_sessionmaker[AsyncSession], file: _Prepared, options: _Options,
+    sessions: Sessions,
+    file: _Prepared,
+    options: _Options,
     report: IngestReport,
-) -> None:  # fmt: skip
+) -> None:
     force = options.force
     if file.error is not None:
         report.fail(file.path, file.error)
@@ -406,10 +425,7 @@ async def _store(
                 report.documents[outcome] += 1
                 return
             if isinstance(file.parsed, str):
-                await loading.record_failed_document(
-                    session, path=file.stored_path, content_hash=file.content_hash,
-                    size=file.size, parser_version=PARSER_VERSION, error=file.parsed,
-                )  # fmt: skip
+                await _record_refused(session, file, "failed", file.parsed)
                 report.fail(file.path, file.parsed)
                 return
             saved = await loading.save_document(
@@ -439,22 +455,35 @@ async def _store(
 
 
 async def _refuse_as_suspect(
-    sessions: async_sessionmaker[AsyncSession], file: _Prepared, loss: str,
+    sessions: Sessions,
+    file: _Prepared,
+    loss: str,
     report: IngestReport,
-) -> None:  # fmt: skip
+) -> None:
     """Record the refused version (status "suspect", what it would lose) and report it."""
     would_lose = f"would remove {loss}"
     async with db.writing(sessions) as session:
-        await loading.record_suspect_document(
-            session, path=file.stored_path, content_hash=file.content_hash, size=file.size,
-            parser_version=PARSER_VERSION, loss=would_lose,
-        )  # fmt: skip
+        await _record_refused(session, file, "suspect", would_lose)
     report.suspect.append({"path": str(file.path), "would_lose": loss})
     report.fail(
         file.path,
         f"suspect: this version {would_lose} that the stored one holds; kept the stored "
         f"version (a damaged or partial re-delivery?). To accept it: paperbot ingest --force "
         f"{file.path}",
+    )
+
+
+async def _record_refused(
+    session: AsyncSession, file: _Prepared, status: Literal["failed", "suspect"], reason: str
+) -> None:
+    await loading.record_refused_document(
+        session,
+        path=file.stored_path,
+        content_hash=file.content_hash,
+        size=file.size,
+        parser_version=PARSER_VERSION,
+        status=status,
+        reason=reason,
     )
 
 

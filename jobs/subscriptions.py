@@ -14,11 +14,12 @@ import logging
 from collections.abc import Callable
 from datetime import date, datetime, time
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs.messaging import Messenger
 from jobs.summary import Delivery, Outcome, Sending, deliver
 from storage import db, ledger, subscriptions
+from storage.db import Sessions
 from storage.ledger import Payload
 from storage.subscriptions import Match
 
@@ -31,9 +32,13 @@ LISTED = 20
 
 
 async def deliver_due(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, render: Render, *,
-    now: datetime, default_time: time,
-) -> dict[str, Outcome]:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    render: Render,
+    *,
+    now: datetime,
+    default_time: time,
+) -> dict[str, Outcome]:
     """Deliver to every subscriber whose time of day has come (`now` is local time)."""
     day = now.date()
     async with sessions() as session:
@@ -50,8 +55,9 @@ async def deliver_due(
             outcomes[subscriber] = Outcome("already claimed")
             continue
         try:
-            outcomes[subscriber] = await deliver_to(sessions, messenger, subscriber, render,
-                                                    day=day, seen=seen)  # fmt: skip
+            outcomes[subscriber] = await deliver_to(
+                sessions, messenger, subscriber, render, day=day, seen=seen
+            )
         except Exception as error:
             log.exception("subscription delivery to %s failed", subscriber)
             outcomes[subscriber] = Outcome("failed", error=f"{type(error).__name__}: {error}")
@@ -59,9 +65,14 @@ async def deliver_due(
 
 
 async def deliver_to(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, subscriber: str,
-    render: Render, *, day: date, seen: subscriptions.Seen | None = None,
-) -> Outcome:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    subscriber: str,
+    render: Render,
+    *,
+    day: date,
+    seen: subscriptions.Seen | None = None,
+) -> Outcome:
     owner = ledger.subscriber_owner(subscriber)
     async with sessions() as session:
         found = await subscriptions.new_matches(session, subscriber, seen)

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs.messaging import Messenger, PostFailed
 from storage import db, ledger
+from storage.db import Sessions
 from storage.ledger import Payload, Pending
 from storage.models import utcnow
 from storage.search import PaperDetails
@@ -71,9 +72,13 @@ def _summary(render: Render, today: date, found: Pending) -> list[Payload]:
 
 
 async def preview(
-    sessions: async_sessionmaker[AsyncSession], channel: str, render: Render, *, today: date,
+    sessions: Sessions,
+    channel: str,
+    render: Render,
+    *,
+    today: date,
     now: datetime | None = None,
-) -> list[Payload]:  # fmt: skip
+) -> list[Payload]:
     """The messages the next summary would post to `channel` (none when nothing is new)."""
     async with sessions() as session:
         found = await ledger.pending(session, channel, now=now or utcnow(), listed=LISTED)
@@ -81,10 +86,16 @@ async def preview(
 
 
 async def post(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, channel: str,
-    period: str, render: Render, *, today: date, now: datetime | None = None,
+    sessions: Sessions,
+    messenger: Messenger,
+    channel: str,
+    period: str,
+    render: Render,
+    *,
+    today: date,
+    now: datetime | None = None,
     when_empty: bool = False,
-) -> Outcome:  # fmt: skip
+) -> Outcome:
     """Post what is new for `channel` as `period`; with `when_empty`, a short "nothing
     new" message when there is nothing (still once per period)."""
 
@@ -92,8 +103,9 @@ async def post(
         found = await ledger.pending(session, channel, now=now or utcnow(), listed=LISTED)
         return Delivery(found.paper_ids, _summary(render, today, found))
 
-    return await deliver(sessions, messenger, Sending(channel, period, channel), find,
-                         when_empty=when_empty)  # fmt: skip
+    return await deliver(
+        sessions, messenger, Sending(channel, period, channel), find, when_empty=when_empty
+    )
 
 
 @dataclass(frozen=True)
@@ -109,9 +121,13 @@ class Sending:
 
 
 async def deliver(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, sending: Sending,
-    find: Find, *, when_empty: bool = False,
-) -> Outcome:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    sending: Sending,
+    find: Find,
+    *,
+    when_empty: bool = False,
+) -> Outcome:
     """Send what `find` returns once for (owner, period): the first message, then the
     others as its thread. No paper is recorded twice under one owner. Thread replies an
     earlier post of the owner still owes are sent first."""
@@ -138,24 +154,31 @@ async def deliver(
             return Outcome("failed", error=_reason(error))
         raise
     try:
-        sent = await _to_the_end(_send_first(sessions, messenger, owner, period, post_id,
-                                             channel, delivery))  # fmt: skip
+        sent = await _to_the_end(
+            _send_first(sessions, messenger, owner, period, post_id, channel, delivery)
+        )
     except asyncio.CancelledError:
         # What Slack accepted is recorded; the thread replies go out with the next run.
         await _to_the_end(_stop_sending(sessions, post_id))
         raise
     if sent.ts is None:
         return sent
-    left = await _send_replies(sessions, messenger, owner, post_id, channel, sent.ts,
-                               delivery.messages[1:])  # fmt: skip
+    left = await _send_replies(
+        sessions, messenger, owner, post_id, channel, sent.ts, delivery.messages[1:]
+    )
     log.info("posted to %s for %s: %d papers", owner, period, len(delivery.paper_ids))
     return Outcome("posted", len(delivery.paper_ids), sent.ts, left)
 
 
 async def _send_first(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str,
-    period: str, post_id: int, channel: str, delivery: Delivery,
-) -> Outcome:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    owner: str,
+    period: str,
+    post_id: int,
+    channel: str,
+    delivery: Delivery,
+) -> Outcome:
     """Post the first message and record the post as sent (with its papers) at once."""
     try:
         ts = await messenger.post(channel, delivery.messages[0])
@@ -164,27 +187,40 @@ async def _send_first(
         return Outcome("failed", error=_reason(error))
     async with sessions.begin() as session:
         await ledger.posted(
-            session, post_id, owner, ts=ts, slack_channel=channel,
-            paper_ids=delivery.paper_ids, replies=delivery.messages[1:],
-        )  # fmt: skip
+            session,
+            post_id,
+            owner,
+            ts=ts,
+            slack_channel=channel,
+            paper_ids=delivery.paper_ids,
+            replies=delivery.messages[1:],
+        )
         if delivery.record:
             await delivery.record(session)
     return Outcome("posted", len(delivery.paper_ids), ts)
 
 
 async def _send_replies(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str,
-    post_id: int, channel: str, ts: str, replies: list[Payload],
-) -> str | None:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    owner: str,
+    post_id: int,
+    channel: str,
+    ts: str,
+    replies: list[Payload],
+) -> str | None:
     """Send the thread replies in order, recording each as it is accepted; the post is
     then no longer being sent. Returns why some are left for the next run, if any are."""
     try:
         for done, reply in enumerate(replies, start=1):
-            await _to_the_end(_send_reply(sessions, messenger, post_id, channel, ts, reply,
-                                          replies[done:]))  # fmt: skip
+            await _to_the_end(
+                _send_reply(sessions, messenger, post_id, channel, ts, reply, replies[done:])
+            )
     except PostFailed as error:
-        left = f"{len(replies) - done + 1} of {len(replies)} thread replies left for the next " \
-               f"run: {_reason(error)}"  # fmt: skip
+        left = (
+            f"{len(replies) - done + 1} of {len(replies)} thread replies left for the next "
+            f"run: {_reason(error)}"
+        )
         log.error("post to %s (%s): %s", owner, ts, left)
         await _stop_sending(sessions, post_id, left)
         return left
@@ -196,17 +232,20 @@ async def _send_replies(
 
 
 async def _send_reply(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, post_id: int,
-    channel: str, ts: str, reply: Payload, left: list[Payload],
-) -> None:  # fmt: skip
+    sessions: Sessions,
+    messenger: Messenger,
+    post_id: int,
+    channel: str,
+    ts: str,
+    reply: Payload,
+    left: list[Payload],
+) -> None:
     await messenger.post(channel, reply, thread=ts)
     async with sessions.begin() as session:
         await ledger.reply_sent(session, post_id, left)
 
 
-async def resume(
-    sessions: async_sessionmaker[AsyncSession], messenger: Messenger, owner: str
-) -> None:
+async def resume(sessions: Sessions, messenger: Messenger, owner: str) -> None:
     """Send the thread replies that earlier posts of `owner` still owe, in their threads;
     the first messages are never sent again."""
     async with sessions() as session:
@@ -215,26 +254,29 @@ async def resume(
     async with db.writing(sessions) as session:
         unfinished = await ledger.take_unfinished(session, owner)
     for post in unfinished:
-        left = await _send_replies(sessions, messenger, owner, post.id, post.slack_channel,
-                                   post.ts, post.replies)  # fmt: skip
+        left = await _send_replies(
+            sessions, messenger, owner, post.id, post.slack_channel, post.ts, post.replies
+        )
         if left is None:
-            log.info("sent the %d thread replies %s (%s) still owed", len(post.replies),
-                     owner, post.ts)  # fmt: skip
+            log.info(
+                "sent the %d thread replies %s (%s) still owed", len(post.replies), owner, post.ts
+            )
 
 
 async def _record_failure(
-    sessions: async_sessionmaker[AsyncSession], owner: str, period: str, post_id: int,
+    sessions: Sessions,
+    owner: str,
+    period: str,
+    post_id: int,
     error: BaseException,
-) -> None:  # fmt: skip
+) -> None:
     reason = _reason(error)
     log.error("post to %s for %s failed: %s", owner, period, reason)
     async with sessions.begin() as session:
         await ledger.failed(session, post_id, reason)
 
 
-async def _stop_sending(
-    sessions: async_sessionmaker[AsyncSession], post_id: int, error: str | None = None
-) -> None:
+async def _stop_sending(sessions: Sessions, post_id: int, error: str | None = None) -> None:
     async with sessions.begin() as session:
         await ledger.stop_sending(session, post_id, error)
 

@@ -83,9 +83,12 @@ def _stored_form(word: str) -> str:
 
 
 async def papers_by(
-    session: AsyncSession, names: Sequence[str], *, low: int | None = None,
+    session: AsyncSession,
+    names: Sequence[str],
+    *,
+    low: int | None = None,
     high: int | None = None,
-) -> list[int]:  # fmt: skip
+) -> list[int]:
     """Ids of the papers one of whose authors is each of `names`, newest first, among
     the AUTHOR_WINDOW newest candidates (optionally with ids in (`low`, `high`])."""
     if not names:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect, vectors
+from storage import fulltext, vectors
 from storage.dense import DenseSearch
 from storage.search import SEARCH_BUDGET_SECONDS, ClaimHit, PaperRef, _hits
 from storage.search_text import BadQuery, Query, SearchTooCostly, Term, parse_query
@@ -59,8 +59,11 @@ def is_name(word: str) -> bool:
 
 def names_in(text: str) -> list[tuple[int, int, str]]:
     """The names a text mentions, with where they stand."""
-    return [(m.start(), m.end(), m.group()) for m in _NAME.finditer(text[:CLAIM_CHARS])
-            if is_name(m.group())]  # fmt: skip
+    return [
+        (m.start(), m.end(), m.group())
+        for m in _NAME.finditer(text[:CLAIM_CHARS])
+        if is_name(m.group())
+    ]
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def report(hit: ClaimHit, key: str) -> Report | None:
 
 def _name_query(name: str) -> Query:
     """The search for a name: itself, which finds its short or long year form as well."""
-    query = parse_query(name)
+    query = parse_query(name, translate=False)  # a name is matched as written
     if query.empty or len(query.terms) > 3:
         raise BadQuery(
             "`/claims compare` needs one benchmark, baseline or model name, like "
@@ -120,8 +123,8 @@ async def reports_of(
     if not key or len(name) > LONGEST_NAME:
         raise BadQuery(f"“{name[:60]}” is not a benchmark, baseline or model name.")
     query = _name_query(name)
-    where = dialect.ClaimFilter(without_papers=(without_paper,) if without_paper else ())
-    ranked = await dialect.match_claims(
+    where = fulltext.ClaimFilter(without_papers=(without_paper,) if without_paper else ())
+    ranked = await fulltext.match_claims(
         session, query, where, limit=COMPARE_WINDOW, offset=0, window=COMPARE_WINDOW * 5
     )
     hits = await _hits(session, ranked.ids, query)
@@ -135,7 +138,7 @@ async def compare(session: AsyncSession, name: str) -> Comparison:
         raise BadQuery(
             "Name a benchmark, baseline or model to compare on: `/claims compare AIME24`."
         )
-    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
+    async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
         reports = await reports_of(session, name)
         if not reports:
             return Comparison(name, [], [], 0, await nearest_names(session, name))
@@ -158,10 +161,14 @@ async def nearest_names(session: AsyncSession, name: str) -> list[str]:
     if len(letters) < 2:
         return []
     query = Query(terms=(Term((letters,), prefix=True, runs=(letters,)),))
-    ranked = await dialect.match_claims(
-        session, query, dialect.ClaimFilter(), limit=COMPARE_WINDOW, offset=0,
+    ranked = await fulltext.match_claims(
+        session,
+        query,
+        fulltext.ClaimFilter(),
+        limit=COMPARE_WINDOW,
+        offset=0,
         window=COMPARE_WINDOW,
-    )  # fmt: skip
+    )
     hits = await _hits(session, ranked.ids, parse_query(""))
     shown: dict[str, str] = {}
     for hit in hits:
@@ -169,8 +176,7 @@ async def nearest_names(session: AsyncSession, name: str) -> list[str]:
             shown.setdefault(name_key(written), written)
     key = name_key(name)
     shown.pop(key, None)
-    best = process.extract(key, list(shown), scorer=fuzz.ratio, limit=MAX_NEAREST,
-                           score_cutoff=50)  # fmt: skip
+    best = process.extract(key, list(shown), scorer=fuzz.ratio, limit=MAX_NEAREST, score_cutoff=50)
     return [shown[found] for found, _, _ in best]
 
 
@@ -210,7 +216,7 @@ async def related_claims(
     seen: set[int] = set()
     per_name: list[list[Report]] = []
     names = shared_names(claim)[:NAMES_LOOKED_AT]
-    async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS * 2):  # a few searches
+    async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS * 2):  # a few searches
         for name in names:
             try:
                 per_name.append(await reports_of(session, name, without_paper=claim.paper.id))
@@ -235,9 +241,13 @@ async def _close_in_meaning(
 ) -> list[ClaimHit]:
     """Other papers' claims nearest to `claim` by meaning, at or above the model's floor."""
     ids, matrix = await vectors.claim_vectors_where(
-        session, dense.embedder, paper_ids=[claim.paper.id], since=None, until=None,
+        session,
+        dense.embedder,
+        paper_ids=[claim.paper.id],
+        since=None,
+        until=None,
         limit=MAX_CLAIMS_OF_A_PAPER,
-    )  # fmt: skip
+    )
     if claim.claim_id not in ids:  # not embedded yet
         return []
     vector = matrix[ids.index(claim.claim_id)]

@@ -22,6 +22,8 @@ from sqlalchemy.ext.asyncio import (
 
 from storage import dialect
 
+Sessions = async_sessionmaker[AsyncSession]  # how the rest of paperbot reaches the store
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -66,12 +68,12 @@ def _sqlite_on_begin(connection: Connection) -> None:
     connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
 
 
-def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+def session_factory(engine: AsyncEngine) -> Sessions:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
 @asynccontextmanager
-async def writing(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+async def writing(sessions: Sessions) -> AsyncIterator[AsyncSession]:
     """A transaction that reads and then writes, committed at the end; one at a time.
 
     On SQLite it takes the write lock when it begins (BEGIN IMMEDIATE), so a second writer
@@ -98,6 +100,14 @@ async def open_engine(url: URL) -> AsyncIterator[AsyncEngine]:
         yield engine
     finally:
         await engine.dispose()
+
+
+@asynccontextmanager
+async def open_store(url: URL) -> AsyncIterator[Sessions]:
+    """The store at `url`, migrated to the current schema, as a session factory."""
+    async with open_engine(url) as engine:
+        await upgrade(engine)
+        yield session_factory(engine)
 
 
 def _alembic_config(connection: Connection | None = None) -> Config:
@@ -148,7 +158,7 @@ async def schema_is_current(engine: AsyncEngine) -> bool:
     return current == heads
 
 
-async def ping(sessions: async_sessionmaker[AsyncSession]) -> str:
+async def ping(sessions: Sessions) -> str:
     """Ask the database for `SELECT 1`; returns its dialect name."""
     async with sessions() as session:
         await session.execute(text("SELECT 1"))

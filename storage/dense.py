@@ -23,9 +23,9 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from storage import vectors
+from storage.db import Sessions
 from storage.embedders import Embedder, describe
 from storage.index_files import IndexFiles
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER
@@ -103,11 +103,15 @@ class DenseSearch:
             index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # not in the file
             self.index(kind).replace(index)
         self.watermark, self.ready = saved.watermark, True
-        log.info("search by meaning: loaded %d claims and %d papers from %s",
-                 len(self.claims), len(self.papers), self.files.directory)  # fmt: skip
+        log.info(
+            "search by meaning: loaded %d claims and %d papers from %s",
+            len(self.claims),
+            len(self.papers),
+            self.files.directory,
+        )
         return True
 
-    async def load(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def load(self, sessions: Sessions) -> None:
         """The saved indexes brought up to date, or, without them, both indexes built from
         the table (searches stay lexical until then); saved when anything was added."""
         async with self._refreshing:
@@ -133,10 +137,12 @@ class DenseSearch:
             await self._save(force=True)
         log.debug(
             "search by meaning ready: %s, %d claims and %d papers",
-            self.description, len(self.claims), len(self.papers),
-        )  # fmt: skip
+            self.description,
+            len(self.claims),
+            len(self.papers),
+        )
 
-    async def refresh(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def refresh(self, sessions: Sessions) -> None:
         """Add what was embedded since the indexes were last brought up to date (by this
         process or another on the same store), replacing older vectors of the same items;
         saved once enough has changed."""
@@ -145,7 +151,7 @@ class DenseSearch:
                 await self._catch_up(sessions)
                 await self._save(force=False)
 
-    async def _catch_up(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    async def _catch_up(self, sessions: Sessions) -> None:
         """Read the vectors embedded since the watermark (less a margin: a batch is stamped
         when it is read, and committed a few seconds later) into the indexes."""
         if self.watermark is None:

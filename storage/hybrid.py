@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import vectors
 from storage.dense import DenseSearch
-from storage.dialect import ClaimFilter, Ranked
+from storage.fulltext import ClaimFilter, Ranked
 from storage.models import Claim, Paper
 
 RRF_K = 60
@@ -67,9 +67,15 @@ def depth(offset: int, limit: int) -> int:
 
 
 async def claim_page(
-    session: AsyncSession, dense: DenseSearch, words: str, where: ClaimFilter,
-    lexical: Lexical, *, offset: int, limit: int,
-) -> Fused:  # fmt: skip
+    session: AsyncSession,
+    dense: DenseSearch,
+    words: str,
+    where: ClaimFilter,
+    lexical: Lexical,
+    *,
+    offset: int,
+    limit: int,
+) -> Fused:
     """One page (`limit` ids from `offset`) of the fused ranking of claims, and the total:
     the lexical matches (counted within their window) plus the hits by meaning that are
     not among the lexical matches read."""
@@ -118,9 +124,13 @@ async def _dense_claims(
         dated and await _in_dates(session, where) <= EXACT_FILTER_LIMIT
     ):
         ids, matrix = await vectors.claim_vectors_where(
-            session, dense.embedder, paper_ids=where.paper_ids, since=where.since,
-            until=where.until, limit=EXACT_FILTER_LIMIT,
-        )  # fmt: skip
+            session,
+            dense.embedder,
+            paper_ids=where.paper_ids,
+            since=where.since,
+            until=where.until,
+            limit=EXACT_FILTER_LIMIT,
+        )
         scores = matrix @ vector if ids else np.zeros(0, dtype=np.float32)
         ranked = sorted(zip(ids, scores.tolist(), strict=True), key=lambda pair: -pair[1])
         return [item for item, score in ranked[:FUSION_DEPTH] if score >= floor]

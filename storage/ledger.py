@@ -117,8 +117,9 @@ async def claim(session: AsyncSession, owner: str, period: str) -> int | None:
     """Claim (owner, period) for posting; None when that period is already claimed."""
     try:
         async with session.begin_nested():
-            row = LedgerPost(owner=owner, period=period, status="claimed", attempts=1,
-                             sending_since=utcnow())  # fmt: skip
+            row = LedgerPost(
+                owner=owner, period=period, status="claimed", attempts=1, sending_since=utcnow()
+            )
             session.add(row)
     except IntegrityError:
         return None
@@ -126,17 +127,29 @@ async def claim(session: AsyncSession, owner: str, period: str) -> int | None:
 
 
 async def posted(
-    session: AsyncSession, post_id: int, owner: str, *, ts: str, slack_channel: str,
-    paper_ids: list[int], replies: list[Payload],
-) -> None:  # fmt: skip
+    session: AsyncSession,
+    post_id: int,
+    owner: str,
+    *,
+    ts: str,
+    slack_channel: str,
+    paper_ids: list[int],
+    replies: list[Payload],
+) -> None:
     """Slack accepted the post's first message: the post and every paper it covers are
     recorded, its thread replies are still to be sent."""
     await session.execute(
         update(LedgerPost)
         .where(LedgerPost.id == post_id)
-        .values(status="posted", slack_ts=ts, slack_channel=slack_channel, posted_at=utcnow(),
-                pending_replies=replies or None, error=None)
-    )  # fmt: skip
+        .values(
+            status="posted",
+            slack_ts=ts,
+            slack_channel=slack_channel,
+            posted_at=utcnow(),
+            pending_replies=replies or None,
+            error=None,
+        )
+    )
     if paper_ids:
         await session.execute(
             insert(LedgerPaper),
@@ -200,8 +213,9 @@ async def take_unfinished(session: AsyncSession, owner: str) -> list[Unfinished]
         post.sending_since = utcnow()
         post.attempts += 1
         if post.slack_channel and post.slack_ts and post.pending_replies:
-            taken.append(Unfinished(post.id, post.slack_channel, post.slack_ts,
-                                    list(post.pending_replies)))  # fmt: skip
+            taken.append(
+                Unfinished(post.id, post.slack_channel, post.slack_ts, list(post.pending_replies))
+            )
     await session.flush()
     return taken
 

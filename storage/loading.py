@@ -17,7 +17,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, NamedTuple, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -130,27 +130,28 @@ async def find_document(session: AsyncSession, path: str) -> Document | None:
     return result.scalar_one_or_none()
 
 
-async def record_suspect_document(
-    session: AsyncSession, *, path: str, content_hash: str, size: int, parser_version: str,
-    loss: str,
-) -> None:  # fmt: skip
-    """Remember that a file's new version was refused as suspect (it would remove what an
-    earlier version stored); the papers and claims stay as that version left them."""
+async def record_refused_document(
+    session: AsyncSession,
+    *,
+    path: str,
+    content_hash: str,
+    size: int,
+    parser_version: str,
+    status: Literal["failed", "suspect"],
+    reason: str,
+) -> None:
+    """Remember that a file's version was refused: it `failed` to parse, or it is `suspect`
+    (it would remove what an earlier version stored). Either way the papers and claims stay
+    as an earlier ingest left them."""
     await _put_document(
-        session, path, content_hash=content_hash, size_bytes=size,
-        parser_version=parser_version, status="suspect", error=loss,
-    )  # fmt: skip
-
-
-async def record_failed_document(
-    session: AsyncSession, *, path: str, content_hash: str, size: int, parser_version: str,
-    error: str,
-) -> None:  # fmt: skip
-    """Remember that a file failed; what an earlier ingest stored from it stays as it was."""
-    await _put_document(
-        session, path, content_hash=content_hash, size_bytes=size,
-        parser_version=parser_version, status="failed", error=error,
-    )  # fmt: skip
+        session,
+        path,
+        content_hash=content_hash,
+        size_bytes=size,
+        parser_version=parser_version,
+        status=status,
+        error=reason,
+    )
 
 
 async def _put_document(session: AsyncSession, path: str, **fields: Any) -> Document:
@@ -180,10 +181,16 @@ async def save_document(
     warnings (parts left out) are kept on the document, one a line."""
     await dialect.prepare_ingest_write(session)
     document = await _put_document(
-        session, path, content_hash=content_hash, size_bytes=size, format=format,
-        digest_date=digest_date, parser_version=parser_version, status="ok",
+        session,
+        path,
+        content_hash=content_hash,
+        size_bytes=size,
+        format=format,
+        digest_date=digest_date,
+        parser_version=parser_version,
+        status="ok",
         error="\n".join(warnings) or None,
-    )  # fmt: skip
+    )
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
     held_before = await _held_by(session, document.id)
@@ -195,10 +202,16 @@ async def save_document(
     if fresh:
         now = utcnow()
         rows = [
-            {**_all_columns(paper.fields), **paper.search, "key": paper.key,
-             "digest_date": digest_date, "first_ingested_at": now, "updated_at": now}
+            {
+                **_all_columns(paper.fields),
+                **paper.search,
+                "key": paper.key,
+                "digest_date": digest_date,
+                "first_ingested_at": now,
+                "updated_at": now,
+            }
             for paper in fresh
-        ]  # fmt: skip
+        ]
         # Core inserts (the table, not the ORM class): no per-row ORM bookkeeping.
         table = PAPERS
         inserted = await session.execute(insert(table).returning(table.c.id, table.c.key), rows)
@@ -287,10 +300,13 @@ async def _match_rows(
         if paper.key in found:
             continue
         row = next(
-            (rows[a] for a in paper.aliases if a in rows and rows[a].id not in taken
-             and rows[a].key.startswith("text:")),
+            (
+                rows[a]
+                for a in paper.aliases
+                if a in rows and rows[a].id not in taken and rows[a].key.startswith("text:")
+            ),
             None,
-        )  # fmt: skip
+        )
         if row is None:
             unmatched.append(paper)
             continue
@@ -319,10 +335,12 @@ async def _listed_without_id(
     arXiv lines stored under a text key and the same title: the same paper, even when its
     abstract was revised in between (its text key then differs)."""
     listed = [
-        paper for paper in papers
-        if paper.fields.get("arxiv_id") and paper.fields.get("kind") == KIND_HUGGINGFACE
+        paper
+        for paper in papers
+        if paper.fields.get("arxiv_id")
+        and paper.fields.get("kind") == KIND_HUGGINGFACE
         and paper.search.get("title_key")
-    ]  # fmt: skip
+    ]
     if not listed:
         return []
     titles = list({str(paper.search["title_key"]) for paper in listed})
@@ -377,9 +395,10 @@ async def _edited(
 
 
 def _pair(
-    papers: Sequence[PaperInput], kinds: Sequence[str],
+    papers: Sequence[PaperInput],
+    kinds: Sequence[str],
     values: Sequence[tuple[Mapping[str, Any], Sequence[ClaimInput]]],
-) -> list[tuple[PaperInput, int]]:  # fmt: skip
+) -> list[tuple[PaperInput, int]]:
     """Each new paper with the index of the first earlier paper of its kind that shares
     most of its sentences; each earlier paper goes to one new paper at most."""
     stored = [matching.sentences(_identity_texts(*v)) for v in values]
@@ -387,10 +406,15 @@ def _pair(
     pairs: list[tuple[PaperInput, int]] = []
     for paper in papers:
         index = next(
-            (i for i in range(len(stored)) if i in free and kinds[i] == paper.fields.get("kind")
-             and matching.same_paper(stored[i], paper.sentences)),
+            (
+                i
+                for i in range(len(stored))
+                if i in free
+                and kinds[i] == paper.fields.get("kind")
+                and matching.same_paper(stored[i], paper.sentences)
+            ),
             None,
-        )  # fmt: skip
+        )
         if index is not None:
             pairs.append((paper, index))
             free.discard(index)

@@ -97,7 +97,8 @@ class Paper(Base):
     __tablename__ = "papers"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    # "arxiv:<id without version>" or "text:<hash of the entry's first paragraph>".
+    # "arxiv:<id without version>" or "text:<hash>" of the text that identifies an entry
+    # without an ID (storage/paper_keys.py); `name` or `title` is what readers see.
     key: Mapped[str] = mapped_column(String(64), unique=True)
     arxiv_id: Mapped[str | None] = mapped_column(String(32), unique=True)
     kind: Mapped[str] = mapped_column(String(16))  # "huggingface" | "deep_read" | "abstract_only"

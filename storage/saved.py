@@ -46,8 +46,11 @@ async def save(session: AsyncSession, user: str, key: str) -> tuple[bool, int]:
     ref = found[0].ref
     try:
         async with session.begin_nested():
-            session.add(SavedPaper(user_id=user, paper_key=key, label=ref.label[:2000],
-                                   arxiv_id=ref.arxiv_id))  # fmt: skip
+            session.add(
+                SavedPaper(
+                    user_id=user, paper_key=key, label=ref.label[:2000], arxiv_id=ref.arxiv_id
+                )
+            )
     except IntegrityError:  # saved twice at once: the same as saved already
         return False, count
     return True, count + 1
@@ -76,13 +79,17 @@ async def remove(session: AsyncSession, user: str, key: str) -> str | None:
 async def saved(session: AsyncSession, user: str) -> list[SavedItem]:
     """A user's saved papers, the last saved first, each with its card when still stored."""
     rows = (
-        await session.execute(
-            select(SavedPaper)
-            .where(SavedPaper.user_id == user)
-            .order_by(SavedPaper.saved_at.desc(), SavedPaper.id.desc())
-            .limit(MAX_SAVED)
+        (
+            await session.execute(
+                select(SavedPaper)
+                .where(SavedPaper.user_id == user)
+                .order_by(SavedPaper.saved_at.desc(), SavedPaper.id.desc())
+                .limit(MAX_SAVED)
+            )
         )
-    ).scalars().all()  # fmt: skip
+        .scalars()
+        .all()
+    )
     details = {d.ref.key: d for d in await papers_details(session, [r.paper_key for r in rows])}
     return [
         SavedItem(r.paper_key, r.label, r.arxiv_id, r.saved_at, details.get(r.paper_key))
@@ -93,8 +100,20 @@ async def saved(session: AsyncSession, user: str) -> list[SavedItem]:
 # --- BibTeX -----------------------------------------------------------------------------
 
 _NOT_KEY = re.compile(r"[^a-z0-9]")
-_SPECIAL = str.maketrans({"{": "(", "}": ")", "\\": "/", "%": r"\%", "&": r"\&", "#": r"\#",
-                          "_": r"\_", "$": r"\$", "~": "-", "^": ""})  # fmt: skip
+_SPECIAL = str.maketrans(
+    {
+        "{": "(",
+        "}": ")",
+        "\\": "/",
+        "%": r"\%",
+        "&": r"\&",
+        "#": r"\#",
+        "_": r"\_",
+        "$": r"\$",
+        "~": "-",
+        "^": "",
+    }
+)
 
 
 def _field(text: str) -> str:

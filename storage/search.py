@@ -4,6 +4,7 @@ sentence to show them, and nothing else reaches the user as an error."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -13,13 +14,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import authors, dialect, hybrid, paper_keys
+from storage import authors, fulltext, hybrid, paper_keys, search_text
 from storage.dense import DenseSearch
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
 
 PAGE_SIZE = 10
-# Ranking looks at the newest this-many matches (see storage/dialect.py): enough for 100
+# Ranking looks at the newest this-many matches (see storage/fulltext.py): enough for 100
 # pages, and the cost of a common word stays that of scoring these few.
 RANK_WINDOW = 1000
 # The most time the database may spend on one search; past it the user is asked for a
@@ -122,7 +123,6 @@ class ClaimSearch:
 
 @dataclass(frozen=True)
 class ClaimPage:
-    search: ClaimSearch
     hits: list[ClaimHit]
     page: int
     has_next: bool
@@ -137,9 +137,15 @@ class ClaimPage:
 
 
 _REF_COLUMNS = (
-    Paper.id, Paper.key, Paper.kind, Paper.arxiv_id, Paper.title, Paper.name,
-    Paper.subtitle, Paper.digest_date,
-)  # fmt: skip
+    Paper.id,
+    Paper.key,
+    Paper.kind,
+    Paper.arxiv_id,
+    Paper.title,
+    Paper.name,
+    Paper.subtitle,
+    Paper.digest_date,
+)
 
 
 def _ref(row: Sequence[Any]) -> PaperRef:
@@ -183,6 +189,7 @@ async def lookup_paper(
     if found is not None:
         return found
     words, names = authors.split_authors(text)
+    await read_dictionary()
     query = parse_query(words)
     page = max(page, 1)
     if not names:
@@ -196,9 +203,9 @@ async def lookup_paper(
         assert by_author is not None
         own = by_author[:RANK_WINDOW]
     else:
-        async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-            own = await dialect.match_papers(session, query, limit=RANK_WINDOW, window=RANK_WINDOW)
-            by_claims, claims_seen = await dialect.papers_by_claims(
+        async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
+            own = await fulltext.match_papers(session, query, limit=RANK_WINDOW, window=RANK_WINDOW)
+            by_claims, claims_seen = await fulltext.papers_by_claims(
                 session, query, window=RANK_WINDOW
             )
     if by_author is not None:
@@ -208,16 +215,23 @@ async def lookup_paper(
     seen = set(own)
     via = [paper_id for paper_id in by_claims if paper_id not in seen]
     if query.excluded:  # a paper found by a claim, or by author, may name them itself
-        holding = await dialect.papers_holding(session, query.excluded, own + via)
+        holding = await fulltext.papers_holding(session, query.excluded, own + via)
         own = [paper_id for paper_id in own if paper_id not in holding]
         via = [paper_id for paper_id in via if paper_id not in holding]
     ids = (own + via)[:RANK_WINDOW]
     by_words = len(ids)
+    pinned = None
+    # Words also searched in the other language or cut into words show a list, not one
+    # paper's card; the one paper the words match as typed, if any, heads it.
+    if query.widened:
+        by_words, pinned = -1, await _matched_as_typed(session, words)
     why: dict[int, str] = {}
     # An author or an excluded word narrows what is asked for; meaning would widen it again.
     if dense is not None and dense.ready and not names and not query.excluded:
         fused = await hybrid.paper_ranking(session, dense, text, ids)
         ids, why = fused.ids, fused.why
+    if pinned is not None and pinned in ids:
+        ids = [pinned, *(paper_id for paper_id in ids if paper_id != pinned)]
     shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
     refs = [
@@ -226,6 +240,26 @@ async def lookup_paper(
     return PaperMatches(
         "text", refs, query.notes, len(ids), page, frozenset(via), capped, by_words=by_words
     )
+
+
+async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
+    """The paper whose own text the words match as typed (without their translations,
+    Chinese not cut into words), when they match exactly one."""
+    query = parse_query(words, translate=False)
+    async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
+        own = await fulltext.match_papers(session, query, limit=2, window=RANK_WINDOW)
+    if query.excluded and own:
+        own = [
+            i for i in own if i not in await fulltext.papers_holding(session, query.excluded, own)
+        ]
+    return own[0] if len(own) == 1 else None
+
+
+async def read_dictionary() -> None:
+    """Searches find words across languages once the dictionary is read: the first search
+    reads it in a thread (`serve` does so in its warm-up), never on the event loop."""
+    if not search_text.dictionary_read():
+        await asyncio.to_thread(search_text.read_dictionary)
 
 
 def filter_spans(text: str) -> list[tuple[int, int]]:
@@ -267,6 +301,7 @@ async def search_claims(
     """One page of `/claims` results, 10 a page, in a stable order; fused with search by
     meaning when `dense` is given and ready."""
     search = parse_claim_search(text)
+    await read_dictionary()
     query = parse_query(search.words)
     papers: list[PaperRef] = []
     paper_ids: tuple[int, ...] | None = None
@@ -286,22 +321,22 @@ async def search_claims(
         if not paper_ids:
             raise BadQuery("That paper has no such author.")
     query.needs_words()
-    named = tuple(await dialect.papers_named(session, query.excluded))
-    where = dialect.ClaimFilter(paper_ids, search.since, search.until, named)
+    named = tuple(await fulltext.papers_named(session, query.excluded))
+    where = fulltext.ClaimFilter(paper_ids, search.since, search.until, named)
     why: dict[int, str] = {}
     page = max(page, 1)
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
         if search.words:  # only punctuation, emoji and the like: nothing to match
-            return ClaimPage(search, [], page, False, papers, query.notes)
-        if where == dialect.ClaimFilter(without_papers=named):
+            return ClaimPage([], page, False, papers, query.notes)
+        if where == fulltext.ClaimFilter(without_papers=named):
             raise BadQuery("Type some words to search for.")
         ranked = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
     else:
 
-        async def lexical(limit: int, offset: int) -> dialect.Ranked:
-            async with dialect.search_budget(session, SEARCH_BUDGET_SECONDS):
-                return await dialect.match_claims(
+        async def lexical(limit: int, offset: int) -> fulltext.Ranked:
+            async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
+                return await fulltext.match_claims(
                     session, query, where, limit=limit, offset=offset, window=RANK_WINDOW
                 )
 
@@ -312,11 +347,11 @@ async def search_claims(
             fused = await hybrid.claim_page(
                 session, dense, search.words, where, lexical, offset=offset, limit=PAGE_SIZE + 1
             )
-            ranked, why = dialect.Ranked(fused.ids, fused.total), fused.why
+            ranked, why = fulltext.Ranked(fused.ids, fused.total), fused.why
     ids = ranked.ids
     hits = await _hits(session, ids[:PAGE_SIZE], query, why)
     total = max(ranked.total, offset + len(hits)) if hits else ranked.total
-    return ClaimPage(search, hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
+    return ClaimPage(hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
 
 
 @dataclass(frozen=True)
@@ -352,8 +387,8 @@ async def find_claim(session: AsyncSession, text: str) -> AddressedClaim | None:
 
 
 async def _claims_without_words(
-    session: AsyncSession, where: dialect.ClaimFilter, *, limit: int, offset: int
-) -> dialect.Ranked:
+    session: AsyncSession, where: fulltext.ClaimFilter, *, limit: int, offset: int
+) -> fulltext.Ranked:
     """Filters alone: a paper's claims in order, or the newest claims in a date range."""
     statement = select(Claim.id).join(Paper, Paper.id == Claim.paper_id)
     if where.paper_ids is not None:
@@ -369,7 +404,7 @@ async def _claims_without_words(
     counted = await session.execute(
         select(func.count()).select_from(statement.order_by(None).limit(RANK_WINDOW).subquery())
     )
-    return dialect.Ranked([row[0] for row in rows], counted.scalar_one())
+    return fulltext.Ranked([row[0] for row in rows], counted.scalar_one())
 
 
 async def _hits(
@@ -386,10 +421,16 @@ async def _hits(
     for row in rows:
         claim_id, number, source, text_zh, quote_en = row[:5]
         by_id[claim_id] = ClaimHit(
-            claim_id, number, source, text_zh, quote_en, _ref(row[5:]),
-            highlight_spans(text_zh, query), highlight_spans(quote_en, query),
+            claim_id,
+            number,
+            source,
+            text_zh,
+            quote_en,
+            _ref(row[5:]),
+            highlight_spans(text_zh, query),
+            highlight_spans(quote_en, query),
             (why or {}).get(claim_id),
-        )  # fmt: skip
+        )
     return [by_id[i] for i in ids if i in by_id]
 
 

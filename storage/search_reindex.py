@@ -1,4 +1,5 @@
-"""Recompute the stored search text of every paper and claim, for a new tokenizer.
+"""Recompute the stored search text of every paper and claim, for a new tokenizer (and
+the papers' lookup keys, for a new normalisation).
 
 Rows are read in batches in id order, so a store of millions of claims never holds more
 than a batch in memory, and a row is written only when its search text changes. Each
@@ -23,9 +24,12 @@ Tokenizer = Callable[..., str]
 def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
     """Write `tokenize`'s search text into every paper and claim, in this transaction."""
     papers = sa.table(
-        "papers", sa.column("id"), sa.column("search_head"), sa.column("search_body"),
+        "papers",
+        sa.column("id"),
+        sa.column("search_head"),
+        sa.column("search_body"),
         *(sa.column(name) for name in SEARCH_HEAD + SEARCH_BODY),
-    )  # fmt: skip
+    )
     _in_batches(
         bind,
         papers,
@@ -36,9 +40,12 @@ def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
         },
     )
     claims = sa.table(
-        "claims", sa.column("id"), sa.column("text_zh"), sa.column("quote_en"),
+        "claims",
+        sa.column("id"),
+        sa.column("text_zh"),
+        sa.column("quote_en"),
         sa.column("search_text"),
-    )  # fmt: skip
+    )
     _in_batches(
         bind,
         claims,
@@ -47,17 +54,42 @@ def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
     )
 
 
+def recompute_paper_keys(bind: sa.Connection, normalise: Callable[[str], str]) -> None:
+    """Write the title and name lookup keys of every paper as ingest computes them with
+    `normalise` (storage/loading.py), in this transaction."""
+    papers = sa.table(
+        "papers",
+        sa.column("id"),
+        sa.column("title"),
+        sa.column("name"),
+        sa.column("title_key"),
+        sa.column("name_key"),
+    )
+    _in_batches(
+        bind,
+        papers,
+        PAPERS_PER_BATCH,
+        lambda row: {
+            "title_key": " ".join(normalise(row["title"]).split()) if row["title"] else None,
+            "name_key": normalise(row["name"]) if row["name"] else None,
+        },
+        columns=["title_key", "name_key"],
+    )
+
+
 def _in_batches(
     bind: sa.Connection,
     table: sa.TableClause,
     size: int,
-    compute: Callable[[sa.RowMapping], dict[str, str]],
+    compute: Callable[[sa.RowMapping], dict[str, str | None]],
+    columns: list[str] | None = None,
 ) -> None:
-    """Recompute `table`'s search columns a batch of rows at a time, in id order."""
+    """Recompute `table`'s search columns (or `columns`) a batch of rows at a time, in id
+    order."""
     update = (
         table.update()
         .where(table.c.id == sa.bindparam("row_id"))
-        .values({name: sa.bindparam(name) for name in _search_columns(table)})
+        .values({name: sa.bindparam(name) for name in columns or _search_columns(table)})
     )
     after = 0
     while True:

@@ -1,6 +1,7 @@
 """How text is indexed and how queries are read: one tokenizer for both databases.
 
-Text is normalised (NFKC, case folded, accents and zero-width characters removed) and cut
+Text is normalised (NFKC, case folded, accents and zero-width characters removed, traditional
+Chinese characters read as simplified ones: `延遲` as `延迟`) and cut
 into tokens: decimal numbers, runs of letters and digits, and, for Chinese/Japanese/Korean
 runs, overlapping two-character pieces plus the run's last character. The indexed form is
 those tokens joined by spaces, which SQLite FTS5 (unicode61, `.` kept inside tokens) and
@@ -22,6 +23,10 @@ one (`x-planner`: `xplanner`). Appended after the text, they leave the positions
 tokens adjacent, so "quoted words" still match as a phrase (a phrase could only match
 across the seam between the two, a harmless rarity). A hyphenated word typed in a query is
 a phrase of its parts or its joined form, so `x-planner` also finds `xplanner`.
+
+Across languages (queries only; see `parse_query`): once the bilingual dictionary is read
+(storage/bilingual.py), a word is also searched as its translations, and a Chinese run as
+its dictionary words. The stored text holds nothing more for it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import Stemmer
+
+from storage import bilingual
+from storage.chinese_variants import SIMPLIFIED, TRADITIONAL
 
 _CJK = (
     "\u3040-\u30ff"  # Hiragana, Katakana
@@ -77,12 +85,23 @@ MAX_PHRASE_TOKENS = 8
 MAX_QUERY_TOKENS = 24
 
 
+# Traditional characters become their simplified form, one character for one, so that a
+# folded text keeps the positions of the original (highlighting relies on it).
+_TO_SIMPLIFIED = str.maketrans(TRADITIONAL, SIMPLIFIED)
+
+
+def fold_chinese(text: str) -> str:
+    """`text` with traditional Chinese characters as simplified ones, position for position."""
+    return text if text.isascii() else text.translate(_TO_SIMPLIFIED)
+
+
 @functools.cache
 def _cleaning_table() -> dict[int, str | None]:
     """Built once, on first use: accents, zero-width/format characters and lone surrogates
-    are dropped; control characters (NUL included, which PostgreSQL refuses) become spaces.
-    Marks, format and control characters all live in planes 0, 1 and 14."""
-    table: dict[int, str | None] = {}
+    are dropped; control characters (NUL included, which PostgreSQL refuses) become spaces;
+    traditional Chinese characters become simplified. Marks, format and control characters
+    all live in planes 0, 1 and 14."""
+    table: dict[int, str | None] = {code: chr(to) for code, to in _TO_SIMPLIFIED.items()}
     for plane in (range(0, 0x20000), range(0xE0000, 0xE1000)):
         for code in plane:
             category = unicodedata.category(chr(code))
@@ -99,9 +118,10 @@ def _needs_cleaning() -> re.Pattern[str]:
     and an accent), or any beyond the first 65,536 (rare: read the long way)."""
     table = _cleaning_table()
     codes = [
-        code for code in range(0x10000)
+        code
+        for code in range(0x10000)
         if code in table or any(ord(c) in table for c in unicodedata.normalize("NFKD", chr(code)))
-    ]  # fmt: skip
+    ]
     runs: list[list[int]] = []  # [first, last] of each run of consecutive codes
     for code in codes:
         if runs and code == runs[-1][1] + 1:
@@ -114,7 +134,8 @@ def _needs_cleaning() -> re.Pattern[str]:
 
 
 def normalise(text: str) -> str:
-    """Fold width, case and accents; drop zero-width characters; controls become spaces."""
+    """Fold width, case, accents and traditional Chinese; drop zero-width characters;
+    controls become spaces."""
     if text.isascii():  # the common case, and nothing to fold but case and controls
         return text.lower().translate(_ASCII_CONTROLS)
     text = text.casefold()
@@ -247,6 +268,9 @@ class Term:
     runs: tuple[str, ...] = ()  # the normalised words as typed, for highlighting
     # A hyphenated word is also found written as one (`x-planner`: `xplanner`): its token.
     joined: str | None = None
+    # The word in the other language (storage/bilingual.py): each also satisfies the term,
+    # ranked below the word as typed.
+    also: tuple[Term, ...] = ()
 
     @property
     def exact(self) -> tuple[str, ...]:
@@ -261,6 +285,16 @@ class Query:
     notes: tuple[str, ...] = ()  # what was left out of the search, told to the user
     # What no hit may contain (`-video`, `-"a phrase"`): terms matched the same way.
     excluded: tuple[Term, ...] = ()
+    # Chinese typed as one run but searched as its words: the run itself and the pieces no
+    # dictionary word covers (`具身` in `具身智能`). A hit holding them ranks higher, and
+    # they are marked; none is required.
+    bonus: tuple[Term, ...] = ()
+
+    @property
+    def widened(self) -> bool:
+        """Some words are also searched in the other language or cut into words: a
+        single match is no longer as telling as a name."""
+        return bool(self.bonus) or any(term.also for term in self.terms)
 
     @property
     def empty(self) -> bool:
@@ -291,8 +325,13 @@ class SearchTooCostly(BadQuery):
         )
 
 
-def parse_query(text: str) -> Query:
+def parse_query(text: str, *, translate: bool = True) -> Query:
     """Read what a user typed as data: every word must match, "quoted words" as a phrase.
+
+    A word is also found in the other language once the dictionary is read (see
+    `read_dictionary`): an English word by its Chinese equivalents, a Chinese word by its
+    English senses; a run of Chinese is cut into its words, each of which must match
+    (`降低延迟`: `降低` and `延迟`). Quoted and excluded words are matched as typed only.
 
     Nothing here is ever passed to the database as syntax: terms are made of tokens,
     which hold letters and digits only.
@@ -303,6 +342,9 @@ def parse_query(text: str) -> Query:
         )
     terms: list[tuple[Term, bool]] = []
     notes: list[str] = []
+    words = bilingual.loaded() if translate else None
+    budget = [MAX_TRANSLATED_TOKENS]
+    bonus: list[Term] = []
     typed = normalise(text)
     if typed.count('"') % 2 or typed.count("“") != typed.count("”"):
         notes.append("A quote without its closing quote was read as a word.")
@@ -318,6 +360,11 @@ def parse_query(text: str) -> Query:
         if len(runs) == 1 and len(runs[0]) == 1 and _CJK_RUN.fullmatch(runs[0]):
             terms.append((Term(tuple(runs), prefix=True, runs=tuple(runs)), excluded))
             continue
+        if words is not None and match.group(4) is not None and not excluded:
+            translated = _translated(runs, words, budget, bonus)
+            if translated:
+                terms.extend((term, False) for term in translated)
+                continue
         # A word or "quoted words" is a phrase: its tokens must be adjacent, as indexed.
         # A Chinese run followed by more text ends there in the index too, so its last
         # character (indexed on its own) follows its pieces; a final run may continue.
@@ -326,7 +373,136 @@ def parse_query(text: str) -> Query:
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
         term = Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs))
         terms.append((term, excluded))
-    return _bounded(terms, notes)
+    return _bounded(terms, notes, tuple(dict.fromkeys(bonus))[:MAX_BONUS_PHRASES])
+
+
+# Cross-language words one query may add, in tokens; and English words too common to carry
+# a translation.
+MAX_TRANSLATED_TOKENS = 24
+MAX_BONUS_PHRASES = 4
+_UNTRANSLATED = frozenset(
+    (
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "that",
+        "this",
+        "these",
+        "those",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "not",
+        "but",
+        "its",
+        "into",
+        "than",
+        "then",
+        "which",
+        "what",
+        "how",
+        "when",
+        "where",
+        "who",
+        "why",
+        "can",
+        "all",
+        "any",
+        "our",
+        "their",
+        "there",
+    )
+)
+
+
+def read_dictionary() -> bool:
+    """Read the bilingual dictionary, once (a few seconds: off the event loop). Whether it
+    is installed."""
+    return bilingual.dictionary(fold_chinese, _english_key) is not None
+
+
+def dictionary_read() -> bool:
+    """Whether `read_dictionary` has run (whatever it found): searches may translate."""
+    return bilingual.tried()
+
+
+def _english_key(phrase: str) -> str:
+    """An English phrase as the tokens it is indexed as (`to forget`: `to forget`)."""
+    return " ".join(word_forms(run)[0] for run in _TOKEN.findall(normalise(phrase)))
+
+
+def _translated(
+    runs: list[str], words: bilingual.Dictionary, budget: list[int], bonus: list[Term]
+) -> list[Term]:
+    """The terms of one typed word with its translations (`budget`: tokens still allowed,
+    shared by the query), or [] to read the word as usual. A Chinese run is cut into its
+    dictionary words, each a term; the characters between them that no word covers (most
+    often little words: `让`, `更`) are required by no term, but the run as typed and any two
+    or more of them in a row go to `bonus`."""
+    if len(runs) != 1:
+        return []
+    run = runs[0]
+    if _CJK_RUN.fullmatch(run):
+        parts = words.segment(run)
+        if all(len(part) == 1 for part in parts):
+            return []
+        terms = []
+        for part in _words_between(parts, bonus):
+            senses = words.english.get(part, ())
+            also = tuple(_phrase(_TOKEN.findall(sense)) for sense in senses)
+            terms.append(_with(_chinese(part), also, budget))
+        if len(parts) > 1:
+            bonus.insert(0, _chinese(run))
+        return terms
+    if not run.isascii() or not run.isalpha() or len(run) < 3 or run in _UNTRANSLATED:
+        return []
+    token = word_forms(run)[0]
+    chinese = words.chinese.get(token, ())
+    if not chinese:
+        return []
+    also = tuple(_chinese(word) for word in chinese)
+    return [_with(Term((token,), runs=(run,)), also, budget)]
+
+
+def _words_between(parts: list[str], bonus: list[Term]) -> list[str]:
+    """The dictionary words of a cut run; characters left alone in a row, two or more, go
+    to `bonus` (a word the dictionary does not know, like `具身`)."""
+    found, alone = [], ""
+    for part in parts:
+        if len(part) == 1:
+            alone += part
+            continue
+        found.append(part)
+        if len(alone) > 1:
+            bonus.append(_chinese(alone))
+        alone = ""
+    if len(alone) > 1:
+        bonus.append(_chinese(alone))
+    return found
+
+
+def _chinese(run: str) -> Term:
+    """A run of Chinese as a phrase of its pieces (its first ones, in a long run)."""
+    return Term(tuple(_run_tokens(run, indexing=False))[:MAX_PHRASE_TOKENS], runs=(run,))
+
+
+def _phrase(runs: list[str]) -> Term:
+    return Term(tuple(word_forms(run)[0] for run in runs), runs=tuple(runs))
+
+
+def _with(term: Term, also: tuple[Term, ...], budget: list[int]) -> Term:
+    """`term` with the translations the query's budget still allows (none repeating it)."""
+    kept = []
+    for other in also:
+        if other.tokens and other.tokens != term.tokens and len(other.tokens) <= budget[0]:
+            budget[0] -= len(other.tokens)
+            kept.append(other)
+    return Term(term.tokens, term.prefix, term.runs, term.joined, tuple(kept))
 
 
 def _joined(chunk: str, runs: list[str]) -> str | None:
@@ -338,7 +514,11 @@ def _joined(chunk: str, runs: list[str]) -> str | None:
     return word_forms("".join(runs))[0]
 
 
-def _bounded(terms: list[tuple[Term, bool]], first_notes: list[str] | None = None) -> Query:
+def _bounded(
+    terms: list[tuple[Term, bool]],
+    first_notes: list[str] | None = None,
+    bonus: tuple[Term, ...] = (),
+) -> Query:
     """The terms within the limits of one search, with a note for each thing left out:
     a phrase's repeated tokens collapse to one (`a a a` is `a`), a long phrase keeps its
     first tokens, repeated terms count once, and the terms stop at the limits. Excluded
@@ -359,11 +539,14 @@ def _bounded(terms: list[tuple[Term, bool]], first_notes: list[str] | None = Non
             notes[f"Only the first {len(kept)} search terms were used."] = None
             break
         total += len(tokens)
-        kept[tokens, term.prefix, excluded] = Term(tokens, term.prefix, runs, term.joined)
+        kept[tokens, term.prefix, excluded] = Term(
+            tokens, term.prefix, runs, term.joined, term.also
+        )
     return Query(
         terms=tuple(t for (_, _, excluded), t in kept.items() if not excluded),
         notes=tuple(notes),
         excluded=tuple(t for (_, _, excluded), t in kept.items() if excluded),
+        bonus=bonus,
     )
 
 
@@ -382,16 +565,18 @@ def highlight_spans(text: str, query: Query) -> list[tuple[int, int]]:
     Best effort on the original text. Words are marked whole, by the tokens they are
     indexed as: `benchmark` marks `benchmarks`, `aime` marks `AIME24`, `xplanner` marks
     `X-Planner`, and `the` never marks the inside of `other`. A term holding Chinese is
-    found as typed, with any punctuation between its parts (`0.886` in `AUROC 0.886`).
+    found as typed, with any punctuation between its parts (`0.886` in `AUROC 0.886`), in
+    either script (`延迟` marks `延遲`). A word's translations are marked too.
     """
     text = text[:HIGHLIGHT_CHARS]
+    folded = fold_chinese(text)  # position for position: `延遲` is found as `延迟`
     spans: list[tuple[int, int]] = []
     words: list[_Word] | None = None
-    for term in query.terms:
+    for term in (*(t for typed in query.terms for t in (typed, *typed.also)), *query.bonus):
         if term.prefix or any(_CJK_RUN.fullmatch(run) for run in term.runs):
             pattern = r"[\W_]*".join(re.escape(run) for run in term.runs)
             spans.extend(
-                m.span() for m in re.finditer(pattern, text, re.IGNORECASE) if m.end() > m.start()
+                m.span() for m in re.finditer(pattern, folded, re.IGNORECASE) if m.end() > m.start()
             )
             continue
         if words is None:

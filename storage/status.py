@@ -95,13 +95,19 @@ async def store_status(
         claims=await count(Claim, Claim.source == CLAIM_FROM_REVIEW),  # numbered claims only
         database=bind.dialect.name,
         last_ingest=ingest_run_summary(last) if last else None,
-        last_digest=None if post is None else {
-            "channel": post.owner, "period": post.period, "status": post.status,
-            "slack_ts": post.slack_ts, "error": post.error, "attempts": post.attempts,
+        last_digest=None
+        if post is None
+        else {
+            "channel": post.owner,
+            "period": post.period,
+            "status": post.status,
+            "slack_ts": post.slack_ts,
+            "error": post.error,
+            "attempts": post.attempts,
             "posted_at": post.posted_at.isoformat() if post.posted_at else None,
         },
         warnings=warnings,
         suspect=suspect,
         embedder=embedder_description,
         vectors_waiting=None if embedder is None else await vectors.waiting(session, embedder),
-    )  # fmt: skip
+    )

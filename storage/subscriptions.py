@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import authors, dialect, ledger
+from storage import authors, fulltext, ledger
 from storage.models import Paper, Subscription
 from storage.search import PaperDetails, papers_details
 from storage.search_text import BadQuery, Query, parse_query
@@ -53,16 +53,20 @@ def _followed(row: Subscription) -> Followed:
 
 
 async def subscribe(
-    session: AsyncSession, subscriber: str, words: str, *, created_by: str,
+    session: AsyncSession,
+    subscriber: str,
+    words: str,
+    *,
+    created_by: str,
     post_time: str | None = None,
-) -> Followed | None:  # fmt: skip
+) -> Followed | None:
     """Follow `words`; None when the subscriber follows them already. Raises BadQuery
     for words that cannot match anything, or past the limit of subscriptions."""
     words = " ".join(words.split())
     if len(words) > MAX_WORDS:
         raise BadQuery(f"Follow at most {MAX_WORDS} characters of words.")
     rest, names = authors.split_authors(words)
-    query = parse_query(rest)
+    query = parse_query(rest, translate=False)
     if not names:
         query.needs_words()
     if query.empty and not names:
@@ -85,8 +89,9 @@ async def subscribe(
     )
     if same.first() is not None:  # search ignores case, so "auroc" is "AUROC"
         return None
-    row = Subscription(subscriber=subscriber, words=words, post_time=post_time,
-                       created_by=created_by)  # fmt: skip
+    row = Subscription(
+        subscriber=subscriber, words=words, post_time=post_time, created_by=created_by
+    )
     try:
         async with session.begin_nested():
             session.add(row)
@@ -192,9 +197,12 @@ async def _matching(
     searches = {w: read for w in sorted(todo) if (read := _search(w)) is not None}
     worded = {w: query for w, (query, _) in searches.items() if not query.empty}
     found = dict(
-        zip(worded, await dialect.papers_matching(session, list(worded.values()), low, high),
-            strict=True)
-    )  # fmt: skip
+        zip(
+            worded,
+            await fulltext.papers_matching(session, list(worded.values()), low, high),
+            strict=True,
+        )
+    )
     for words, (query, names) in searches.items():
         ids = found.get(words)
         if names:
@@ -205,7 +213,7 @@ async def _matching(
             ordered = sorted(ids)
             for start in range(0, len(ordered), EXCLUDED_BATCH):
                 batch = ordered[start : start + EXCLUDED_BATCH]
-                ids -= await dialect.papers_holding(session, query.excluded, batch)
+                ids -= await fulltext.papers_holding(session, query.excluded, batch)
         seen[words, low, high] = ids
     return {w.lower(): seen.get((w.lower(), low, high), set()) for w in followed}
 
@@ -220,7 +228,7 @@ def _search(words: str) -> tuple[Query, tuple[str, ...]] | None:
         rest, names = authors.split_authors(words)
     except BadQuery:
         return None
-    query = parse_query(rest)
+    query = parse_query(rest, translate=False)  # the same matches whenever it runs
     return None if query.empty and not names else (query, names)
 
 

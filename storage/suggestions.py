@@ -21,16 +21,17 @@ from dataclasses import dataclass, field
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
+from storage import fulltext
+from storage.db import Sessions
 from storage.models import Claim, Paper
 from storage.search_text import normalise
 
 log = logging.getLogger(__name__)
 
 MAX_VOCABULARY = 300_000  # words kept, the most frequent; ~70 MB in memory when full
-CLAIMS_READ = 300_000  # PostgreSQL: the newest claims whose words are read (see dialect)
+CLAIMS_READ = 300_000  # PostgreSQL: the newest claims whose words are read (fulltext.claim_terms)
 PAPERS_READ = 200_000  # the newest papers whose names and titles are read
 MIN_WORD, MAX_WORD = 3, 30  # shorter words are too ambiguous to correct, longer ones rare
 MAX_WORDS_LOOKED_AT = 12  # of what was typed; the rest is kept as typed
@@ -100,9 +101,13 @@ class Vocabulary:
         return words[:MAX_SUGGESTIONS]
 
     def corrections(
-        self, text: str, *, keep: Sequence[tuple[int, int]] = (), few: bool = False,
+        self,
+        text: str,
+        *,
+        keep: Sequence[tuple[int, int]] = (),
+        few: bool = False,
         names_first: bool = False,
-    ) -> list[str]:  # fmt: skip
+    ) -> list[str]:
         """`text` with its unknown words corrected: the best guess first, then up to
         MAX_SUGGESTIONS - 1 others; nothing when every word is known. Words inside the
         `keep` spans (filters such as `paper:…`) stay as typed. With `few` (the search
@@ -210,11 +215,8 @@ async def load_vocabulary(session: AsyncSession) -> Vocabulary:
     )
     async for partition in rows.partitions():
         papers += [(name, title) for name, title in partition]
-    terms = await dialect.claim_terms(session, newest=CLAIMS_READ)
+    terms = await fulltext.claim_terms(session, newest=CLAIMS_READ)
     return await asyncio.to_thread(build_vocabulary, papers, terms)
-
-
-Sessions = async_sessionmaker[AsyncSession]
 
 
 class Suggester:
@@ -274,8 +276,10 @@ async def _state(sessions: Sessions) -> tuple[int | None, int | None]:
     """What changes when an ingest adds or replaces papers or claims: the newest ids."""
     async with sessions() as session:
         row = await session.execute(
-            select(select(func.max(Paper.id)).scalar_subquery(),
-                   select(func.max(Claim.id)).scalar_subquery())
-        )  # fmt: skip
+            select(
+                select(func.max(Paper.id)).scalar_subquery(),
+                select(func.max(Claim.id)).scalar_subquery(),
+            )
+        )
         newest_paper, newest_claim = row.one()
     return newest_paper, newest_claim

@@ -56,8 +56,12 @@ def _decoder(table: Table) -> dict[str, Any]:
 async def export_lines(session: AsyncSession, schema: list[str]) -> AsyncIterator[str]:
     """Every row of the store as JSON lines, read in one consistent snapshot."""
     await dialect.read_snapshot(session)
-    header = {"format": FORMAT, "version": VERSION, "schema": schema,
-              "tables": [t.name for t in _tables()]}  # fmt: skip
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "schema": schema,
+        "tables": [t.name for t in _tables()],
+    }
     yield json.dumps(header)
     for table in _tables():
         result = await session.stream(select(table).order_by(*table.primary_key.columns))
@@ -101,8 +105,9 @@ async def import_lines(
             batch_table = name
         decode = decoders[name]
         try:
-            batch.append({k: decode[k](v) if k in decode and v is not None else v
-                          for k, v in row.items()})  # fmt: skip
+            batch.append(
+                {k: decode[k](v) if k in decode and v is not None else v for k, v in row.items()}
+            )
         except (TypeError, ValueError) as error:
             raise BadExport(f"line {number}: {error}") from None
         counts[name] += 1

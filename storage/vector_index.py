@@ -26,9 +26,13 @@ EXPANSION_SEARCH = 128  # candidates looked at by a search: query time against r
 
 def new_index(dim: int) -> Index:
     return Index(
-        ndim=dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
-        expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH,
-    )  # fmt: skip
+        ndim=dim,
+        metric="cos",
+        dtype="i8",
+        connectivity=CONNECTIVITY,
+        expansion_add=EXPANSION_ADD,
+        expansion_search=EXPANSION_SEARCH,
+    )
 
 
 class VectorIndex:

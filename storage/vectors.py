@@ -39,9 +39,12 @@ def claim_text(text_zh: str, quote_en: str) -> str:
 
 
 def paper_text(
-    title: str | None, name: str | None, subtitle: str | None, abstract_en: str | None,
+    title: str | None,
+    name: str | None,
+    subtitle: str | None,
+    abstract_en: str | None,
     positioning: str | None,
-) -> str:  # fmt: skip
+) -> str:
     if abstract_en or title:
         parts = (title or name, abstract_en)
         return ". ".join(part for part in parts if part)[:MAX_TEXT_CHARS]
@@ -98,9 +101,10 @@ def _missing_claims(
     embedder: Embedder, after: int = 0, upto: int | None = None
 ) -> Select[*tuple[Any, ...]]:
     vector = and_(
-        ItemVector.kind == VECTOR_OF_CLAIM, ItemVector.item_id == Claim.id,
+        ItemVector.kind == VECTOR_OF_CLAIM,
+        ItemVector.item_id == Claim.id,
         *_ids_between(ItemVector.item_id, after, upto),
-    )  # fmt: skip
+    )
     return (
         select(Claim.id, Claim.paper_id, Claim.text_zh, Claim.quote_en)
         .outerjoin(ItemVector, vector)
@@ -115,9 +119,10 @@ def _missing_papers(
     embedder: Embedder, after: int = 0, upto: int | None = None
 ) -> Select[*tuple[Any, ...]]:
     vector = and_(
-        ItemVector.kind == VECTOR_OF_PAPER, ItemVector.item_id == Paper.id,
+        ItemVector.kind == VECTOR_OF_PAPER,
+        ItemVector.item_id == Paper.id,
         *_ids_between(ItemVector.item_id, after, upto),
-    )  # fmt: skip
+    )
     return (
         select(
             Paper.id, Paper.title, Paper.name, Paper.subtitle, Paper.abstract_en, Paper.positioning
@@ -154,28 +159,36 @@ async def pending(
         upto = (await session.execute(ends.offset(PENDING_WINDOW - 1).limit(1))).scalar()
         if kind == VECTOR_OF_CLAIM:
             claims = _missing_claims(embedder, after, upto).order_by(Claim.id).limit(limit)
-            found = [Pending(kind, i, p, claim_text(zh, en))
-                     for i, p, zh, en in await session.execute(claims)]  # fmt: skip
+            found = [
+                Pending(kind, i, p, claim_text(zh, en))
+                for i, p, zh, en in await session.execute(claims)
+            ]
         else:
             papers = _missing_papers(embedder, after, upto).order_by(Paper.id).limit(limit)
-            found = [Pending(kind, row[0], row[0], paper_text(*row[1:]))
-                     for row in await session.execute(papers)]  # fmt: skip
+            found = [
+                Pending(kind, row[0], row[0], paper_text(*row[1:]))
+                for row in await session.execute(papers)
+            ]
         if found or upto is None:
             return found
         after = upto  # this window has every vector: the next one
 
 
 async def save(
-    session: AsyncSession, embedder: Embedder, items: Sequence[Pending],
-    vectors: NDArray[np.float32], read_at: datetime,
-) -> int:  # fmt: skip
+    session: AsyncSession,
+    embedder: Embedder,
+    items: Sequence[Pending],
+    vectors: NDArray[np.float32],
+    read_at: datetime,
+) -> int:
     """Store the items' vectors, replacing older ones; items deleted since they were read
     are skipped. `read_at` is when their text was read: a paper changed after it is
     embedded again. Returns how many were stored."""
     stored = 0
     for kind in KINDS:
-        mine = [(item, vector) for item, vector in zip(items, vectors, strict=True)
-                if item.kind == kind]  # fmt: skip
+        mine = [
+            (item, vector) for item, vector in zip(items, vectors, strict=True) if item.kind == kind
+        ]
         if not mine:
             continue
         ids = [item.item_id for item, _ in mine]
@@ -185,12 +198,19 @@ async def save(
             delete(ItemVector).where(ItemVector.kind == kind, ItemVector.item_id.in_(ids))
         )
         rows = [
-            {"kind": kind, "item_id": item.item_id, "paper_id": item.paper_id,
-             "claim_id": item.item_id if kind == VECTOR_OF_CLAIM else None,
-             "model": embedder.name, "model_version": stored_version(embedder),
-             "vector": to_bytes(vector), "embedded_at": read_at}
-            for item, vector in mine if item.item_id in alive
-        ]  # fmt: skip
+            {
+                "kind": kind,
+                "item_id": item.item_id,
+                "paper_id": item.paper_id,
+                "claim_id": item.item_id if kind == VECTOR_OF_CLAIM else None,
+                "model": embedder.name,
+                "model_version": stored_version(embedder),
+                "vector": to_bytes(vector),
+                "embedded_at": read_at,
+            }
+            for item, vector in mine
+            if item.item_id in alive
+        ]
         if rows:
             await session.execute(insert(ItemVector), rows)
         stored += len(rows)
@@ -198,9 +218,14 @@ async def save(
 
 
 async def read(
-    session: AsyncSession, embedder: Embedder, kind: str, *, after: int = 0,
-    limit: int | None = None, ids: Sequence[int] | None = None,
-) -> tuple[list[int], NDArray[np.float32]]:  # fmt: skip
+    session: AsyncSession,
+    embedder: Embedder,
+    kind: str,
+    *,
+    after: int = 0,
+    limit: int | None = None,
+    ids: Sequence[int] | None = None,
+) -> tuple[list[int], NDArray[np.float32]]:
     """Current vectors of `kind` in id order: after `after` (at most `limit`), or of `ids`."""
     query = select(ItemVector.item_id, ItemVector.vector).where(
         ItemVector.kind == kind, ItemVector.item_id > after, *_current(embedder)
@@ -212,23 +237,35 @@ async def read(
 
 
 async def read_since(
-    session: AsyncSession, embedder: Embedder, kind: str, since: datetime, *, after: int,
+    session: AsyncSession,
+    embedder: Embedder,
+    kind: str,
+    since: datetime,
+    *,
+    after: int,
     limit: int,
-) -> tuple[list[int], NDArray[np.float32]]:  # fmt: skip
+) -> tuple[list[int], NDArray[np.float32]]:
     """Current vectors of `kind` embedded at or after `since`, in id order after `after`
     (at most `limit`): what a saved or running index has not seen yet."""
     query = select(ItemVector.item_id, ItemVector.vector).where(
-        ItemVector.kind == kind, ItemVector.item_id > after, ItemVector.embedded_at >= since,
+        ItemVector.kind == kind,
+        ItemVector.item_id > after,
+        ItemVector.embedded_at >= since,
         *_current(embedder),
-    )  # fmt: skip
+    )
     rows = (await session.execute(query.order_by(ItemVector.item_id).limit(limit))).all()
     return [row[0] for row in rows], from_bytes([row[1] for row in rows], embedder.dim)
 
 
 async def claim_vectors_where(
-    session: AsyncSession, embedder: Embedder, *, paper_ids: Sequence[int] | None,
-    since: date | None, until: date | None, limit: int,
-) -> tuple[list[int], NDArray[np.float32]]:  # fmt: skip
+    session: AsyncSession,
+    embedder: Embedder,
+    *,
+    paper_ids: Sequence[int] | None,
+    since: date | None,
+    until: date | None,
+    limit: int,
+) -> tuple[list[int], NDArray[np.float32]]:
     """Current claim vectors of these papers and digest dates (at most `limit`): the
     candidates of an exact search under a narrow filter."""
     query = (

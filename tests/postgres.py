@@ -1,8 +1,9 @@
 """A throwaway PostgreSQL server for the test session, started from the machine's binaries.
 
 The server runs as the `postgres` user when the tests run as root (initdb and pg_ctl
-refuse root), on a private port and data folder, with a UTF-8 locale so that pg_trgm
-keeps Chinese characters. Set PAPERBOT_TEST_POSTGRES_URL to use a server of your own.
+refuse root), on a private port and data folder, with UTF-8 encoding and locale, so
+Chinese text is stored and indexed as on a production server. Set
+PAPERBOT_TEST_POSTGRES_URL to use a server of your own.
 """
 
 from __future__ import annotations
@@ -57,17 +58,33 @@ class PostgresServer:
 
     def start(self) -> str:
         self._run(
-            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust",
-            "-E", "UTF8", "--locale=C.UTF-8", "--no-sync",
-        )  # fmt: skip
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+        )
         options = (
             f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         )
         self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.base / "server.log"),
-            "-o", options, "-w", "start",
-        )  # fmt: skip
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.base / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "start",
+        )
         return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
 
     def stop(self) -> None:

@@ -17,8 +17,16 @@ from tests.cli.helpers import STDERR
 
 # Every Slack secret the tests hand to the bot ("xoxb-test" starts every bot token they use),
 # those the bot reads from files (environment variables ending in _FILE) included.
-TEST_SECRETS = (SECRET, TOKEN, APP_TOKEN, "xoxb-test", "s3cret",
-                FILE_TOKEN, FILE_SECRET, FILE_DB_PASSWORD)  # fmt: skip
+TEST_SECRETS = (
+    SECRET,
+    TOKEN,
+    APP_TOKEN,
+    "xoxb-test",
+    "s3cret",
+    FILE_TOKEN,
+    FILE_SECRET,
+    FILE_DB_PASSWORD,
+)
 
 
 def test_a_secret_read_from_a_file_is_masked_like_one_from_the_environment(
@@ -27,11 +35,13 @@ def test_a_secret_read_from_a_file_is_masked_like_one_from_the_environment(
     (tmp_path / "signing").write_text("masked-file-s3cret-5e9a\n")
     (tmp_path / "password").write_text("masked-db-s3cret-1c7b\n")
     settings = load_settings(
-        {"SLACK_SIGNING_SECRET_FILE": str(tmp_path / "signing"),
-         "PAPERBOT_DATABASE_URL": "postgresql://bot@db/paperbot",
-         "PAPERBOT_DATABASE_PASSWORD_FILE": str(tmp_path / "password")},
+        {
+            "SLACK_SIGNING_SECRET_FILE": str(tmp_path / "signing"),
+            "PAPERBOT_DATABASE_URL": "postgresql://bot@db/paperbot",
+            "PAPERBOT_DATABASE_PASSWORD_FILE": str(tmp_path / "password"),
+        },
         dotenv_path=tmp_path / "none",
-    )  # fmt: skip
+    )
     out = io.StringIO()
     logger = logging.getLogger("paperbot.test.secret_files")
     logger.propagate = False  # this line holds the secrets on purpose

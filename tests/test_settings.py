@@ -67,10 +67,13 @@ def test_slack_api_url_gets_a_trailing_slash(tmp_path: Path) -> None:
 
 def test_secrets_never_show_in_repr(tmp_path: Path) -> None:
     s = settings_from(
-        {"SLACK_BOT_TOKEN": "xoxb-secret-token", "SLACK_SIGNING_SECRET": "signing-secret",
-         "PAPERBOT_DATABASE_URL": "postgresql://bot:db-password@db/paperbot"},
+        {
+            "SLACK_BOT_TOKEN": "xoxb-secret-token",
+            "SLACK_SIGNING_SECRET": "signing-secret",
+            "PAPERBOT_DATABASE_URL": "postgresql://bot:db-password@db/paperbot",
+        },
         tmp_path,
-    )  # fmt: skip
+    )
     text = repr(s)
     for secret in ("xoxb-secret-token", "signing-secret", "db-password"):
         assert secret not in text
@@ -164,8 +167,9 @@ def test_the_twin_in_dotenv_and_the_variable_in_the_environment_is_an_error_too(
 ) -> None:
     path = secret_file(tmp_path, "xoxb-test-dotenv")
     with pytest.raises(ConfigError, match="SLACK_BOT_TOKEN and SLACK_BOT_TOKEN_FILE"):
-        settings_from({"SLACK_BOT_TOKEN": "xoxb-test-env"}, tmp_path,
-                      dotenv=f"SLACK_BOT_TOKEN_FILE={path}\n")  # fmt: skip
+        settings_from(
+            {"SLACK_BOT_TOKEN": "xoxb-test-env"}, tmp_path, dotenv=f"SLACK_BOT_TOKEN_FILE={path}\n"
+        )
 
 
 def test_a_blank_variable_beside_its_file_twin_is_not_set(tmp_path: Path) -> None:
@@ -240,14 +244,24 @@ def test_a_secret_file_that_is_not_a_regular_file_is_one_line(tmp_path: Path) ->
 
 def test_the_database_password_alone_can_come_from_a_file(tmp_path: Path) -> None:
     path = secret_file(tmp_path, "p@ss:w/rd-from-a-file\n")  # no URL escaping needed
-    s = settings_from({"PAPERBOT_DATABASE_URL": "postgresql://bot@db:5432/paperbot",
-                       "PAPERBOT_DATABASE_PASSWORD_FILE": str(path)}, tmp_path)  # fmt: skip
+    s = settings_from(
+        {
+            "PAPERBOT_DATABASE_URL": "postgresql://bot@db:5432/paperbot",
+            "PAPERBOT_DATABASE_PASSWORD_FILE": str(path),
+        },
+        tmp_path,
+    )
     assert s.database_url.password == "p@ss:w/rd-from-a-file"
     assert (s.database_url.username, s.database_url.host) == ("bot", "db")
     assert "p@ss:w/rd-from-a-file" in s.secrets
     with pytest.raises(ConfigError) as raised:
-        settings_from({"PAPERBOT_DATABASE_URL": "postgresql://bot:other@db/paperbot",
-                       "PAPERBOT_DATABASE_PASSWORD_FILE": str(path)}, tmp_path)  # fmt: skip
+        settings_from(
+            {
+                "PAPERBOT_DATABASE_URL": "postgresql://bot:other@db/paperbot",
+                "PAPERBOT_DATABASE_PASSWORD_FILE": str(path),
+            },
+            tmp_path,
+        )
     assert str(raised.value) == (
         "PAPERBOT_DATABASE_URL holds a password and PAPERBOT_DATABASE_PASSWORD_FILE is set: "
         "keep one"

@@ -15,14 +15,15 @@ from bot import blocks, ids, replies
 from bot.answering import bounded, post_if_member, send
 from bot.listeners.acking import returning_on_ack
 from bot.services import Services
+from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.suggestions import Suggester
 
 STALE = blocks.text_reply("That button is out of date; run the command again.")
-PaperReply = Callable[[replies.Sessions, str], Coroutine[Any, Any, blocks.Message]]
+PaperReply = Callable[[Sessions, str], Coroutine[Any, Any, blocks.Message]]
 # (sessions, text, page, suggester, dense): `replies.paper` and `replies.claims`
 PageReply = Callable[
-    [replies.Sessions, str, int, Suggester | None, DenseSearch | None],
+    [Sessions, str, int, Suggester | None, DenseSearch | None],
     Coroutine[Any, Any, blocks.Message],
 ]
 
@@ -35,9 +36,12 @@ def register(app: AsyncApp, services: Services) -> None:
         @app.action(action_id)
         @returns_on_ack
         async def listener(
-            ack: AsyncAck, action: dict[str, Any], body: dict[str, Any],
-            respond: AsyncRespond, client: AsyncWebClient,
-        ) -> None:  # fmt: skip
+            ack: AsyncAck,
+            action: dict[str, Any],
+            body: dict[str, Any],
+            respond: AsyncRespond,
+            client: AsyncWebClient,
+        ) -> None:
             await ack()
             key = ids.paper_key(action.get("value"))
             message = await bounded(services, reply(sessions, key)) if key else STALE
@@ -45,9 +49,11 @@ def register(app: AsyncApp, services: Services) -> None:
                 await send(respond, message)
             else:  # a button in a link's unfurl: Slack sends no response_url with it
                 await client.chat_postEphemeral(
-                    channel=body["channel"]["id"], user=body["user"]["id"],
-                    text=message.text, blocks=message.blocks,
-                )  # fmt: skip
+                    channel=body["channel"]["id"],
+                    user=body["user"]["id"],
+                    text=message.text,
+                    blocks=message.blocks,
+                )
 
     paper_button(ids.OPEN_PAPER, replies.open_paper)
     paper_button(ids.SHOW_CLAIMS, replies.show_claims)
@@ -95,9 +101,12 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.action(ids.REMOVE_SUBSCRIPTION)
     @returns_on_ack
     async def remove(
-        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        ack: AsyncAck,
+        action: dict[str, Any],
+        body: dict[str, Any],
+        respond: AsyncRespond,
         client: AsyncWebClient,
-    ) -> None:  # fmt: skip
+    ) -> None:
         await ack()
         sub, user = ids.subscription_id(action.get("value")), body["user"]["id"]
         asker = replies.Asker(user, body.get("channel", {}).get("id", ""), services.is_admin(user))
@@ -115,24 +124,31 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.action(ids.SAVE_PAPER)
     @returns_on_ack
     async def save(
-        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        ack: AsyncAck,
+        action: dict[str, Any],
+        body: dict[str, Any],
+        respond: AsyncRespond,
         client: AsyncWebClient,
-    ) -> None:  # fmt: skip
+    ) -> None:
         await ack()
         key, user = ids.paper_key(action.get("value")), body["user"]["id"]
         reply = await bounded(services, replies.save_paper(sessions, user, key)) if key else STALE
         if body.get("response_url"):
             await send(respond, reply)
         else:  # a card in a link's unfurl: no response_url
-            await client.chat_postEphemeral(channel=body["channel"]["id"], user=user,
-                                            text=reply.text, blocks=reply.blocks)  # fmt: skip
+            await client.chat_postEphemeral(
+                channel=body["channel"]["id"], user=user, text=reply.text, blocks=reply.blocks
+            )
 
     @app.action(ids.REMOVE_SAVED)
     @returns_on_ack
     async def remove_saved(
-        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        ack: AsyncAck,
+        action: dict[str, Any],
+        body: dict[str, Any],
+        respond: AsyncRespond,
         client: AsyncWebClient,
-    ) -> None:  # fmt: skip
+    ) -> None:
         await ack()
         key, user = ids.paper_key(action.get("value")), body["user"]["id"]
         if key is None:
@@ -165,9 +181,12 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.action(ids.FULL_REVIEW)
     @returns_on_ack
     async def full_review(
-        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        ack: AsyncAck,
+        action: dict[str, Any],
+        body: dict[str, Any],
+        respond: AsyncRespond,
         client: AsyncWebClient,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """A modal of the paper's whole review; *More* inside it pushes the next part."""
         await ack()
         wanted = ids.review_page(action.get("value"))
@@ -187,9 +206,12 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.action(ids.SHARE_PAPER)
     @returns_on_ack
     async def share(
-        ack: AsyncAck, action: dict[str, Any], body: dict[str, Any], respond: AsyncRespond,
+        ack: AsyncAck,
+        action: dict[str, Any],
+        body: dict[str, Any],
+        respond: AsyncRespond,
         client: AsyncWebClient,
-    ) -> None:  # fmt: skip
+    ) -> None:
         await ack()
         key = ids.paper_key(action.get("value"))
         user = body.get("user", {}).get("id", "")

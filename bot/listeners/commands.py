@@ -29,8 +29,9 @@ def _listener(services: Services, name: str) -> Listener:
     ) -> None:
         user = command["user_id"]
         asker = replies.Asker(user, command.get("channel_id", ""), services.is_admin(user))
-        asked = slash_commands.Command(name, command.get("text", ""), asker, client,
-                                       command.get("trigger_id", ""))  # fmt: skip
+        asked = slash_commands.Command(
+            name, command.get("text", ""), asker, client, command.get("trigger_id", "")
+        )
         await answer(services, ack, respond, slash_commands.run(services, asked))
 
     return listener

@@ -123,10 +123,15 @@ def parse_deep_reads(
         prose = _finish(open_read, pending, papers, before_body=True)
         if not prose:
             what = f"claim {item.number}" if item.kind == _CLAIM_ITEM else "review paragraph"
-            warnings.append(DigestWarning(item.line, (
-                f"{what} has no paper text before it: a deep read starts with its "
-                "positioning paragraph; this paper is left out"
-            )))  # fmt: skip
+            warnings.append(
+                DigestWarning(
+                    item.line,
+                    (
+                        f"{what} has no paper text before it: a deep read starts with its "
+                        "positioning paragraph; this paper is left out"
+                    ),
+                )
+            )
         claims: list[_Item] = []
         numbers: set[int] = set()
         while index < len(items) and items[index].kind == _CLAIM_ITEM:
@@ -134,17 +139,27 @@ def parse_deep_reads(
             index += 1
             expected = len(numbers) + 1
             if claim.number in numbers:
-                warnings.append(DigestWarning(claim.line, (
-                    f"claim {claim.number} appears twice in this paper: expected claim "
-                    f"{expected}; left out"
-                )))  # fmt: skip
+                warnings.append(
+                    DigestWarning(
+                        claim.line,
+                        (
+                            f"claim {claim.number} appears twice in this paper: expected claim "
+                            f"{expected}; left out"
+                        ),
+                    )
+                )
                 continue
             if claim.number != expected:
-                warnings.append(DigestWarning(claim.line, (
-                    f"claim {claim.number} is out of order: expected claim {expected} "
-                    "(claims are numbered 1, 2, 3, … within each paper); loaded as "
-                    f"claim {claim.number}"
-                )))  # fmt: skip
+                warnings.append(
+                    DigestWarning(
+                        claim.line,
+                        (
+                            f"claim {claim.number} is out of order: expected claim {expected} "
+                            "(claims are numbered 1, 2, 3, … within each paper); loaded as "
+                            f"claim {claim.number}"
+                        ),
+                    )
+                )
             numbers.add(claim.number)
             if claim.quote_lines:  # one without its quote was reported and is left out
                 claims.append(claim)
@@ -154,10 +169,15 @@ def parse_deep_reads(
             index += 1
         sound = bool(prose) and bool(claims or review)
         if prose and not sound:
-            warnings.append(DigestWarning(prose[0].line, (
-                "this paper has no sound claim and no review (see the warnings after this "
-                "line); left out"
-            )))  # fmt: skip
+            warnings.append(
+                DigestWarning(
+                    prose[0].line,
+                    (
+                        "this paper has no sound claim and no review (see the warnings after this "
+                        "line); left out"
+                    ),
+                )
+            )
         open_read, pending = _DeepRead(prose, claims, review, left_out=not sound), []
     _finish(open_read, pending, papers, before_body=False)
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
@@ -177,15 +197,23 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
         elif _REVIEW.match(body):
             items.append(_Item(_REVIEW_ITEM, paragraph))
             if body.startswith("新颖性"):
-                warnings.append(DigestWarning(paragraph.line, (
-                    "the review should start with 'Novelty：', found '新颖性：'; "
-                    "read as the review"
-                )))  # fmt: skip
+                warnings.append(
+                    DigestWarning(
+                        paragraph.line,
+                        (
+                            "the review should start with 'Novelty：', found '新颖性：'; "
+                            "read as the review"
+                        ),
+                    )
+                )
         elif claim := _CLAIM.fullmatch(body):
             item = _Item(
-                _CLAIM_ITEM, paragraph, int(claim.group(1)), [claim.group(3)],
+                _CLAIM_ITEM,
+                paragraph,
+                int(claim.group(1)),
+                [claim.group(3)],
                 separator=claim.group(2) or ".",
-            )  # fmt: skip
+            )
             for line in paragraph.lines[1:]:
                 if item.quote_lines or indent_of(line) >= QUOTE_INDENT:
                     item.quote_lines.append(line)
@@ -195,10 +223,15 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
         elif after_claim and not items[-1].quote_lines and _reads_as_quote(body):
             # English right after a claim that has no quote yet: its quote, under-indented.
             items[-1].quote_lines.extend(paragraph.lines)
-            warnings.append(DigestWarning(paragraph.line, (
-                f"the quote of claim {items[-1].number} should be indented by "
-                f"{QUOTE_INDENT}+ spaces; read as its quote"
-            )))  # fmt: skip
+            warnings.append(
+                DigestWarning(
+                    paragraph.line,
+                    (
+                        f"the quote of claim {items[-1].number} should be indented by "
+                        f"{QUOTE_INDENT}+ spaces; read as its quote"
+                    ),
+                )
+            )
         else:
             items.append(_Item(_PROSE, paragraph))
     _resolve_unquoted(items, warnings)
@@ -239,15 +272,25 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
         if item.kind != _CLAIM_ITEM:
             continue
         if item.separator == "、":
-            warnings.append(DigestWarning(item.line, (
-                f"claim {item.number} should start '{item.number}. ', found "
-                f"'{item.number}、'; read as claim {item.number}"
-            )))  # fmt: skip
+            warnings.append(
+                DigestWarning(
+                    item.line,
+                    (
+                        f"claim {item.number} should start '{item.number}. ', found "
+                        f"'{item.number}、'; read as claim {item.number}"
+                    ),
+                )
+            )
         if unquoted:
-            warnings.append(DigestWarning(item.line, (
-                f"claim {item.number} has no English quote: expected an indented paragraph "
-                f"({QUOTE_INDENT}+ spaces) after it; the claim is left out"
-            )))  # fmt: skip
+            warnings.append(
+                DigestWarning(
+                    item.line,
+                    (
+                        f"claim {item.number} has no English quote: expected an indented paragraph "
+                        f"({QUOTE_INDENT}+ spaces) after it; the claim is left out"
+                    ),
+                )
+            )
 
 
 def _finish(
@@ -312,9 +355,14 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
     review = _split_review(read.review.text) if read.review else {}
     limitations, follow_ups = _tail_sections(tail)
     entry_text = "\n".join(
-        [*texts, *(c.text_zh + "\n" + c.quote_en for c in claims), *review.values(),
-         limitations or "", follow_ups or ""]
-    )  # fmt: skip
+        [
+            *texts,
+            *(c.text_zh + "\n" + c.quote_en for c in claims),
+            *review.values(),
+            limitations or "",
+            follow_ups or "",
+        ]
+    )
     return ParsedPaper(
         kind=KIND_DEEP_READ,
         position=position,

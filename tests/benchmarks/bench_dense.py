@@ -24,9 +24,13 @@ START, END = "<!-- dense -->", "<!-- /dense -->"
 DIM = 384
 CHUNK = 50_000
 QUESTIONS = [
-    ("hallucination detection", ""), ("吞吐", ""), ("faster inference", ""),
-    ("world model", ""), ("AUROC", "paper:RLCDAlignBench"), ("强化学习", "since:2026-09-20"),
-]  # fmt: skip
+    ("hallucination detection", ""),
+    ("吞吐", ""),
+    ("faster inference", ""),
+    ("world model", ""),
+    ("AUROC", "paper:RLCDAlignBench"),
+    ("强化学习", "since:2026-09-20"),
+]
 
 
 def _rss_mb() -> float:
@@ -64,10 +68,13 @@ def bench_index(count: int, queries: int = 300) -> dict[str, float]:
         times.append((time.perf_counter() - t) * 1000)
     times.sort()
     return {
-        "count": count, "build_s": build, "rss_mb": after - before,
+        "count": count,
+        "build_s": build,
+        "rss_mb": after - before,
         "usearch_mb": wrapped.memory_bytes / 2**20,
-        "p50_ms": statistics.median(times), "p99_ms": times[int(len(times) * 0.99) - 1],
-    }  # fmt: skip
+        "p50_ms": statistics.median(times),
+        "p99_ms": times[int(len(times) * 0.99) - 1],
+    }
 
 
 def bench_model() -> dict[str, float] | None:
@@ -93,8 +100,13 @@ def bench_model() -> dict[str, float] | None:
     first_ms = (time.perf_counter() - t) * 1000
     assert first.shape == (1, model.dim)
     times = []
-    for q in ["hallucination detection", "吞吐", "faster inference", "world model",
-              "reinforcement learning for video generation"] * 6:  # fmt: skip
+    for q in [
+        "hallucination detection",
+        "吞吐",
+        "faster inference",
+        "world model",
+        "reinforcement learning for video generation",
+    ] * 6:
         t = time.perf_counter()
         model.embed_queries([q])
         times.append((time.perf_counter() - t) * 1000)
@@ -102,9 +114,14 @@ def bench_model() -> dict[str, float] | None:
     for start in range(0, len(texts), 16):
         model.embed_passages(texts[start : start + 16])
     took = time.perf_counter() - t
-    return {"load_s": load, "first_query_ms": first_ms, "query_p50_ms": statistics.median(times),
-            "query_max_ms": max(times), "passages": len(texts),
-            "passages_per_s": len(texts) / took}  # fmt: skip
+    return {
+        "load_s": load,
+        "first_query_ms": first_ms,
+        "query_p50_ms": statistics.median(times),
+        "query_max_ms": max(times),
+        "passages": len(texts),
+        "passages_per_s": len(texts) / took,
+    }
 
 
 async def _hybrid_on_seeds() -> dict[str, float] | None:
@@ -145,8 +162,12 @@ async def _hybrid_on_seeds() -> dict[str, float] | None:
                     await lookup_paper(session, words, dense=dense)
                     times.append((time.perf_counter() - t) * 1000 / 2)
     times.sort()
-    return {"items": embedded.embedded, "items_per_s": embedded.embedded / embed_s,
-            "search_p50_ms": statistics.median(times), "search_max_ms": times[-1]}  # fmt: skip
+    return {
+        "items": embedded.embedded,
+        "items_per_s": embedded.embedded / embed_s,
+        "search_p50_ms": statistics.median(times),
+        "search_max_ms": times[-1],
+    }
 
 
 def bench_hybrid() -> dict[str, float] | None:

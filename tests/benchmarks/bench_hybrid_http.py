@@ -27,11 +27,11 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.local_slack import LocalSlack
 from tests.benchmarks.bench_search import percentile
 from tests.benchmarks.bench_worst import Responses, Store, command, ingest, serve
 from tests.benchmarks.corpus import benchmark_queries, ensure_corpus
 from tests.benchmarks.results import RESULTS, write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,8 +70,12 @@ async def bench_store(
     run: Run, url: str, corpus: Path, workdir: Path, embedder: str, *, ingested: bool = False
 ) -> None:
     index_dir = workdir / f"index-{run.store.lower()}-{run.papers}"
-    extra = {"PAPERBOT_EMBEDDER": embedder, "PAPERBOT_INDEX_DIR": str(index_dir),
-             "PAPERBOT_LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT)}  # fmt: skip
+    extra = {
+        "PAPERBOT_EMBEDDER": embedder,
+        "PAPERBOT_INDEX_DIR": str(index_dir),
+        "PAPERBOT_LOG_LEVEL": "INFO",
+        "PYTHONPATH": str(ROOT),
+    }
     started = time.perf_counter()
     if not ingested:
         await asyncio.to_thread(ingest, url, corpus, workdir, extra)
@@ -80,7 +84,7 @@ async def bench_store(
     store = Store(run.store, url)
     responses = Responses()
     runner = await responses.start()
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         started = time.perf_counter()
         child, _ = await serve(store, slack, workdir, extra)
         await asyncio.to_thread(wait_for_files, index_dir)  # built in the background, saved
@@ -141,8 +145,11 @@ def table(runs: list[Run], embedder: str) -> str:
             if not values:
                 continue
             p99 = percentile(values, 99)
-            verdict = "" if target is None else (
-                f"{target:.0f} ms: {'met' if p99 <= target else 'MISSED'}")  # fmt: skip
+            verdict = (
+                ""
+                if target is None
+                else (f"{target:.0f} ms: {'met' if p99 <= target else 'MISSED'}")
+            )
             lines.append(
                 f"| {run.store} | {run.papers:,} | {kind} | {len(values)} | "
                 f"{statistics.median(values):.1f} ms | {p99:.1f} ms | {max(values):.1f} ms | "
@@ -171,12 +178,19 @@ async def main_async(args: argparse.Namespace) -> list[Run]:
     if "sqlite" in args.stores:
         database = args.workdir / f"hybrid-{args.papers}.db"  # kept: ingested once
         runs.append(Run("SQLite", args.papers))
-        await bench_store(runs[-1], f"sqlite+aiosqlite:///{database}", corpus, args.workdir,
-                          args.embedder, ingested=database.exists())  # fmt: skip
+        await bench_store(
+            runs[-1],
+            f"sqlite+aiosqlite:///{database}",
+            corpus,
+            args.workdir,
+            args.embedder,
+            ingested=database.exists(),
+        )
     if args.postgres_url:  # a PostgreSQL store ingested and embedded before
         runs.append(Run("PostgreSQL", args.papers))
-        await bench_store(runs[-1], args.postgres_url, corpus, args.workdir, args.embedder,
-                          ingested=True)  # fmt: skip
+        await bench_store(
+            runs[-1], args.postgres_url, corpus, args.workdir, args.embedder, ingested=True
+        )
     elif "postgresql" in args.stores:
         server = PostgresServer()
         try:

@@ -67,8 +67,9 @@ def load(paperbot: str, code: str, store: str, url: str, corpus: Path, workdir: 
     files = sorted(str(p) for p in corpus.glob("bench_*.txt"))
     command = [paperbot, "ingest", "--json", "--no-embed", *files]
     print(f"{code} on {store}: ingesting {corpus}", file=sys.stderr)
-    subprocess.run([paperbot, "db", "upgrade"], env=env, cwd=workdir, check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [paperbot, "db", "upgrade"], env=env, cwd=workdir, check=True, capture_output=True
+    )
     seconds, peak, out, cpu = run_child(command, env, workdir)
     summary = json.loads(out)
     if summary["errors"]:
@@ -76,8 +77,11 @@ def load(paperbot: str, code: str, store: str, url: str, corpus: Path, workdir: 
     papers = summary["papers"]["new"] + summary["papers"]["updated"]
     reingest, _, _, _ = run_child(command, env, workdir)
     run = Run(code, store, papers, seconds, peak, reingest, os.getloadavg()[0], cpu)
-    print(f"  {papers:,} papers in {seconds:.1f} s: {run.rate:,.0f}/s; CPU {cpu:.1f} s; "
-          f"load {run.load:.1f}", file=sys.stderr)  # fmt: skip
+    print(
+        f"  {papers:,} papers in {seconds:.1f} s: {run.rate:,.0f}/s; CPU {cpu:.1f} s; "
+        f"load {run.load:.1f}",
+        file=sys.stderr,
+    )
     return run
 
 
@@ -87,8 +91,9 @@ def measure(paperbot: str, code: str, stores: list[str], corpus: Path, workdir: 
         database = workdir / f"ingest-{code}.db"
         for stale in workdir.glob(f"ingest-{code}.db*"):
             stale.unlink()
-        runs.append(load(paperbot, code, "SQLite", f"sqlite+aiosqlite:///{database}", corpus,
-                         workdir))  # fmt: skip
+        runs.append(
+            load(paperbot, code, "SQLite", f"sqlite+aiosqlite:///{database}", corpus, workdir)
+        )
     if "postgresql" in stores:
         server = PostgresServer()
         try:

@@ -4,7 +4,7 @@
 
 Starts `paperbot serve` as a child process on the bundled seeds (a SQLite file; with
 `--postgresql` also a throwaway PostgreSQL server), pointed at the fake Slack Web API
-(bot/local_slack.py), and beside it two bare Bolt apps whose `/paper` only acks
+(tests/fake_slack.py), and beside it two bare Bolt apps whose `/paper` only acks
 (tests/benchmarks/bare_bolt.py): one with Bolt's defaults and one that runs the listener
 inline. Requests are signed as Slack signs them and sent one at a time over a kept-alive
 connection, the kinds taking turns. A command's time is from sending it to its answer: the
@@ -29,11 +29,11 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.local_slack import LocalSlack
 from tests.benchmarks.bare_bolt import SECRET
 from tests.benchmarks.bench_search import percentile
 from tests.benchmarks.bench_worst import Responses, command, free_port
 from tests.benchmarks.results import write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,11 +53,13 @@ HELP = Kind("`/paper help`", "paperbot", "/paper help")
 BARE = Kind("bare Bolt `/paper`, listener inline", "bare", "/paper help")
 BARE_DEFAULT = Kind("bare Bolt `/paper`, Bolt's defaults", "bare-default", "/paper help")
 KINDS = [
-    HEALTHZ, HELP,
+    HEALTHZ,
+    HELP,
     Kind("`/claims AUROC`", "paperbot", "/claims AUROC"),
     Kind("`/paper GAPO`", "paperbot", "/paper GAPO"),
-    BARE, BARE_DEFAULT,
-]  # fmt: skip
+    BARE,
+    BARE_DEFAULT,
+]
 
 
 @dataclass
@@ -79,8 +81,11 @@ class Child:
         self.log = log.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", *args, "--port", str(self.port)],
-            env=env, cwd=log.parent, stdout=self.log, stderr=self.log,
-        )  # fmt: skip
+            env=env,
+            cwd=log.parent,
+            stdout=self.log,
+            stderr=self.log,
+        )
 
     async def ready(self, http: aiohttp.ClientSession) -> Child:
         for _ in range(600):
@@ -101,14 +106,17 @@ class Child:
         self.log.close()
 
 
-def starter(database_url: str, slack: LocalSlack, workdir: Path) -> Callable[[str], Child]:
+def starter(database_url: str, slack: FakeSlack, workdir: Path) -> Callable[[str], Child]:
     # The deployed bot's defaults (log level INFO included), its lines going to a file.
     paperbot_env = os.environ | {
-        "PAPERBOT_DATABASE_URL": database_url, "SLACK_BOT_TOKEN": "xoxb-bench",
-        "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_URL": slack.api_url,
-        "PAPERBOT_INGEST_SCHEDULE": "", "PAPERBOT_DIGEST_CHANNEL": "",
+        "PAPERBOT_DATABASE_URL": database_url,
+        "SLACK_BOT_TOKEN": "xoxb-bench",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": slack.api_url,
+        "PAPERBOT_INGEST_SCHEDULE": "",
+        "PAPERBOT_DIGEST_CHANNEL": "",
         "PYTHONPATH": str(ROOT),
-    }  # fmt: skip
+    }
     bare_env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
     bare_env["PYTHONPATH"] = str(ROOT)
 
@@ -142,7 +150,7 @@ async def timed(
 async def bench_store(run: Run, database_url: str, requests: int, workdir: Path) -> None:
     responses = Responses()
     receiver = await responses.start()
-    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+    async with FakeSlack() as slack, aiohttp.ClientSession() as http:
         start = starter(database_url, slack, workdir)
         try:
             # The first command after start, each on a process started for it.
@@ -164,9 +172,13 @@ async def bench_store(run: Run, database_url: str, requests: int, workdir: Path)
 
 
 async def rounds(
-    run: Run, http: aiohttp.ClientSession, children: dict[str, Child],
-    responses: Responses, slack: LocalSlack, requests: int,
-) -> None:  # fmt: skip
+    run: Run,
+    http: aiohttp.ClientSession,
+    children: dict[str, Child],
+    responses: Responses,
+    slack: FakeSlack,
+    requests: int,
+) -> None:
     for _ in range(10):  # warm-up, not counted
         for kind in KINDS:
             await timed(http, children[kind.server], kind, responses)
@@ -183,8 +195,13 @@ async def rounds(
 
 def seed(database_url: str, workdir: Path) -> None:
     env = os.environ | {"PAPERBOT_DATABASE_URL": database_url, "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "bot.cli", "ingest", str(ROOT / "seeds")], env=env,
-                   cwd=workdir, check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "bot.cli", "ingest", str(ROOT / "seeds")],
+        env=env,
+        cwd=workdir,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def bench(requests: int, workdir: Path, postgresql: bool) -> list[Run]:

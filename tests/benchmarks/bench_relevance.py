@@ -230,8 +230,11 @@ def normalise(question: Question, items: Iterable[str], papers: dict[str, str]) 
 
 async def ask_all(store: Store, questions: Sequence[Question]) -> None:
     papers = await paper_keys(store.url)
-    env = {"PAPERBOT_DATABASE_URL": store.url, "PAPERBOT_INGEST_SCHEDULE": "",
-           "PAPERBOT_INDEX_DIR": "none"}  # fmt: skip
+    env = {
+        "PAPERBOT_DATABASE_URL": store.url,
+        "PAPERBOT_INGEST_SCHEDULE": "",
+        "PAPERBOT_INDEX_DIR": "none",
+    }
     settings = load_settings(env, dotenv_path=Path("/nonexistent"))
     began = time.perf_counter()
     store.embedder = load_embedder(settings.embedder).description
@@ -241,10 +244,14 @@ async def ask_all(store: Store, questions: Sequence[Question]) -> None:
             reply = first_reply(await bot.ask(question.line, user=USER, channel=CHANNEL))
             seconds = time.perf_counter() - start
             shown = ranked_papers(reply) if question.command == "/paper" else ranked_claims(reply)
-            store.outcomes.append(Outcome(
-                question, normalise(question, shown, papers),
-                normalise(question, question.relevant[:FIRST_PAGE], papers), seconds,
-            ))  # fmt: skip
+            store.outcomes.append(
+                Outcome(
+                    question,
+                    normalise(question, shown, papers),
+                    normalise(question, question.relevant[:FIRST_PAGE], papers),
+                    seconds,
+                )
+            )
     store.seconds = time.perf_counter() - began
 
 
@@ -271,17 +278,35 @@ async def run(with_postgres: bool, workdir: Path) -> list[Store]:
 
 @functools.cache  # read once, before this run writes its own files
 def commit() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                          capture_output=True, text=True, check=False)  # fmt: skip
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
     return (done.stdout.strip() or "unknown") + ("+changes" if dirty else "")
 
 
 def as_json(rows: dict[str, Figures]) -> dict[str, dict[str, float]]:
-    return {label: {"questions": f.questions, "found": f.found, "wanted": f.wanted,
-                    "recall": round(f.recall, 4), "success3": round(f.success3, 4),
-                    "mrr": round(f.mrr, 4)} for label, f in rows.items()}  # fmt: skip
+    return {
+        label: {
+            "questions": f.questions,
+            "found": f.found,
+            "wanted": f.wanted,
+            "recall": round(f.recall, 4),
+            "success3": round(f.success3, 4),
+            "mrr": round(f.mrr, 4),
+        }
+        for label, f in rows.items()
+    }
 
 
 def read_baseline() -> dict[str, Any] | None:
@@ -333,13 +358,18 @@ def table(store: Store, baseline: dict[str, Any] | None) -> list[str]:
 def verdict(store: Store, baseline: dict[str, Any] | None) -> str:
     """Whether the issue's targets are met on this store, and what falls short."""
     rows = groups(store.outcomes)
-    short = [f"{label} {rows[label].recall:.2f}" for label in KINDS.values()
-             if rows[label].recall < KIND_TARGET]  # fmt: skip
+    short = [
+        f"{label} {rows[label].recall:.2f}"
+        for label in KINDS.values()
+        if rows[label].recall < KIND_TARGET
+    ]
     exact_then = ((baseline or {}).get("figures", {}).get(KINDS["exact"]) or {}).get("recall")
     worse = exact_then is not None and rows[KINDS["exact"]].recall < exact_then - 0.005
     met = rows["overall"].recall >= OVERALL_TARGET and not short and not worse
-    lines = [f"Targets {'met' if met else 'not met'} on {store.label}: recall overall "
-             f"{rows['overall'].recall:.2f} (target {OVERALL_TARGET})"]  # fmt: skip
+    lines = [
+        f"Targets {'met' if met else 'not met'} on {store.label}: recall overall "
+        f"{rows['overall'].recall:.2f} (target {OVERALL_TARGET})"
+    ]
     if short:
         lines.append(f"kinds below {KIND_TARGET}: " + ", ".join(short))
     if worse:
@@ -349,8 +379,10 @@ def verdict(store: Store, baseline: dict[str, Any] | None) -> str:
 
 def misses(store: Store, limit: int = 25) -> list[str]:
     worst = sorted((o for o in store.outcomes if o.recall < 1), key=lambda o: (o.recall, o.rr))
-    lines = [f"- `{o.question.line}` ({KINDS[o.question.kind]}): "
-             f"{o.found}/{len(o.wanted)}" for o in worst[:limit]]  # fmt: skip
+    lines = [
+        f"- `{o.question.line}` ({KINDS[o.question.kind]}): {o.found}/{len(o.wanted)}"
+        for o in worst[:limit]
+    ]
     if len(worst) > limit:
         lines.append(f"- …and {len(worst) - limit} more")
     return lines
@@ -431,8 +463,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--postgres", action="store_true", help="also measure on PostgreSQL")
     parser.add_argument("--write", action="store_true", help="write RESULTS.md")
-    parser.add_argument("--save-baseline", action="store_true",
-                        help=f"make this run the baseline ({BASELINE.name})")  # fmt: skip
+    parser.add_argument(
+        "--save-baseline", action="store_true", help=f"make this run the baseline ({BASELINE.name})"
+    )
     parser.add_argument("--note", default="", help="a sentence kept with the baseline")
     parser.add_argument("--verbose", action="store_true", help="print every question's result")
     args = parser.parse_args()

@@ -95,10 +95,12 @@ async def measure_queries(size: Size, database: Path, corpus: Path) -> None:
 
         async def like(word: str) -> None:
             await session.execute(
-                text("SELECT id FROM claims WHERE text_zh LIKE :p OR quote_en LIKE :p"
-                     " ORDER BY id DESC LIMIT 11"),
+                text(
+                    "SELECT id FROM claims WHERE text_zh LIKE :p OR quote_en LIKE :p"
+                    " ORDER BY id DESC LIMIT 11"
+                ),
                 {"p": f"%{word}%"},
-            )  # fmt: skip
+            )
 
         size.latencies["LIKE scan"] = await timed([partial(like, w) for w in sample])
         size.latencies["/claims (same sample)"] = await timed(
@@ -145,9 +147,13 @@ def bench(papers: int, workdir: Path) -> Size:
 
 def machine() -> str:
     cpu = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-         if line.startswith("model name")), platform.processor()
-    )  # fmt: skip
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     return (
         f"{os.cpu_count()} cores ({cpu}), {memory:.0f} GiB, {platform.system()} "
@@ -220,9 +226,12 @@ def verdicts(sizes: list[Size]) -> str:
             f"- {s.papers:,} papers: p99 `/paper` {p99['/paper']:.1f} ms, `/claims` "
             f"{p99['/claims']:.1f} ms ({'under' if met else 'OVER'} {TARGET_P99_MS:.0f} ms); "
             f"ingest {rate:,.0f} papers/s "
-            + ("(target met)." if rate >= TARGET_INGEST_PER_S
-               else f"(target MISSED: {TARGET_INGEST_PER_S / rate:.1f}× short).")
-        )  # fmt: skip
+            + (
+                "(target met)."
+                if rate >= TARGET_INGEST_PER_S
+                else f"(target MISSED: {TARGET_INGEST_PER_S / rate:.1f}× short)."
+            )
+        )
     return "\n".join(lines)
 
 

@@ -30,18 +30,18 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.app import slack_client
 from bot.blocks import subscription_messages
-from bot.local_slack import LocalSlack
 from bot.messenger import SlackMessenger
 from jobs import subscriptions as delivery
 from jobs.ingest import ingest
 from storage import db, subscriptions
+from storage.db import Sessions
 from storage.models import Paper
 from tests.benchmarks.corpus import EN_NOUNS, ZH_WORDS, generate_corpus
 from tests.benchmarks.results import write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 SECTION = "## Subscription job"
@@ -79,8 +79,7 @@ def followed_words(subscribers: int, per_subscriber: int) -> dict[str, list[str]
     return words
 
 
-async def writer_waits(sessions: async_sessionmaker[AsyncSession], stop: asyncio.Event,
-                       waits: list[float]) -> None:  # fmt: skip
+async def writer_waits(sessions: Sessions, stop: asyncio.Event, waits: list[float]) -> None:
     """Take the writers' turn every 50 ms until `stop`, recording each wait in ms."""
     while not stop.is_set():
         started = time.perf_counter()
@@ -89,14 +88,14 @@ async def writer_waits(sessions: async_sessionmaker[AsyncSession], stop: asyncio
         await asyncio.sleep(0.05)
 
 
-async def timed_run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
-                    now: datetime) -> Run:  # fmt: skip
+async def timed_run(sessions: Sessions, slack: FakeSlack, now: datetime) -> Run:
     client = SlackMessenger(slack_client("xoxb-bench", slack.api_url))
     stop, waits = asyncio.Event(), list[float]()
     writer = asyncio.create_task(writer_waits(sessions, stop, waits))
     started = time.perf_counter()
-    outcomes = await delivery.deliver_due(sessions, client, subscription_messages, now=now,
-                                          default_time=NINE)  # fmt: skip
+    outcomes = await delivery.deliver_due(
+        sessions, client, subscription_messages, now=now, default_time=NINE
+    )
     seconds = time.perf_counter() - started
     stop.set()
     await writer
@@ -121,7 +120,7 @@ async def bench_store(
         async with sessions() as session:
             store.papers = (await session.execute(select(func.count(Paper.id)))).scalar_one()
         today = datetime.now(UTC).replace(hour=9, minute=5)
-        async with LocalSlack() as slack:
+        async with FakeSlack() as slack:
             store.runs.append(await timed_run(sessions, slack, today))
             store.runs.append(await timed_run(sessions, slack, today.replace(minute=10)))
     return store
@@ -169,8 +168,9 @@ async def main_async(args: argparse.Namespace) -> list[Store]:
         generate_corpus(corpus, args.papers, jobs=2)
     files = sorted(corpus.glob("bench_*.txt"))
     words = followed_words(args.subscribers, args.per_subscriber)
-    stores = [await bench_store("SQLite", f"sqlite+aiosqlite:///{args.workdir}/bench.db",
-                                files, words)]  # fmt: skip
+    stores = [
+        await bench_store("SQLite", f"sqlite+aiosqlite:///{args.workdir}/bench.db", files, words)
+    ]
     server = PostgresServer()
     try:
         url = server.start()

@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Sequence
 from sqlalchemy.engine import make_url
 
 from bot import replies
-from storage import db, dialect
+from storage import db, fulltext
 from storage.search import lookup_paper
 from storage.search_text import parse_query
 from storage.suggestions import (
@@ -149,11 +149,11 @@ async def run(url: str, papers: int) -> list[str]:
         words = [text for kind, text in queries.paper if kind in ("words", "title_words")]
         async with sessions() as session:
             own = [
-                await timed(dialect.match_papers(session, parse_query(t), limit=10, window=1000))
+                await timed(fulltext.match_papers(session, parse_query(t), limit=10, window=1000))
                 for t in words
             ]
             through = [
-                await timed(dialect.papers_by_claims(session, parse_query(t), window=1000))
+                await timed(fulltext.papers_by_claims(session, parse_query(t), window=1000))
                 for t in words
             ]
             whole_paper = [await timed(lookup_paper(session, t)) for t in words]

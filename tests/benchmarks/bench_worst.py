@@ -32,10 +32,10 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from tests.benchmarks.corpus import ensure_corpus
 from tests.benchmarks.results import write_section
+from tests.fake_slack import FakeSlack
 from tests.postgres import PostgresServer
 
 SECRET = "bench-signing-secret"
@@ -46,8 +46,10 @@ COMMON_ZH = "模型训练推理显存延迟基线方法任务数据评测提升�
 WORST: list[tuple[str, str]] = [
     ("first command after start: common word", "/claims model"),
     ("one 149-word phrase", '/claims "' + " ".join(["a"] * 149) + '"'),
-    ("12 quoted phrases of common words",
-     "/claims " + " ".join(f'"{a} {b}"' for a, b in itertools.pairwise([*COMMON_EN, "the"]))),
+    (
+        "12 quoted phrases of common words",
+        "/claims " + " ".join(f'"{a} {b}"' for a, b in itertools.pairwise([*COMMON_EN, "the"])),
+    ),
     ("290 Chinese characters in a row", "/claims " + (COMMON_ZH * 20)[:290]),
     ("145 single Chinese characters", "/claims " + " ".join((COMMON_ZH * 10)[:145])),
     ("24 common words", "/claims " + " ".join((COMMON_EN * 2)[:24])),
@@ -58,11 +60,11 @@ WORST: list[tuple[str, str]] = [
     ("/paper: 149-word phrase", '/paper "' + " ".join(["a"] * 149) + '"'),
     ("300 characters of <<<", "/claims " + "<" * 292),
     ("& then 210 letters", "/paper &" + "a" * 210),
-    ("SQL and operators", "/claims '; DROP TABLE claims; -- OR * NEAR(a b) \"x\" -y :z"),
+    ("SQL and operators", '/claims \'; DROP TABLE claims; -- OR * NEAR(a b) "x" -y :z'),
     ("emoji and zero-width", "/claims " + "😀\u200b" * 100),
     ("wide date range, common word", "/claims model since:2000-01-01 until:2100-01-01"),
     ("10,000 characters", "/claims " + "a " * 5000),
-]  # fmt: skip
+]
 FLOOD = [line for _, line in WORST[1:11]]
 
 
@@ -111,15 +113,17 @@ class Responses:
         return web.Response(text="ok")
 
 
-async def command(http: aiohttp.ClientSession, url: str, responses: Responses, line: str,
-                  user: str = "UBENCH") -> tuple[int, float, str]:  # fmt: skip
+async def command(
+    http: aiohttp.ClientSession, url: str, responses: Responses, line: str, user: str = "UBENCH"
+) -> tuple[int, float, str]:
     """Status, seconds to the answer, and the answer's text."""
     name, _, text = line.partition(" ")
     response_url, answered = responses.new()
     body = command_body(name, text, user=user, channel="CBENCH", response_url=response_url)
     started = time.perf_counter()
-    async with http.post(f"{url}/slack/events", data=body.encode(),
-                         headers=signed_headers(body, SECRET)) as reply:  # fmt: skip
+    async with http.post(
+        f"{url}/slack/events", data=body.encode(), headers=signed_headers(body, SECRET)
+    ) as reply:
         status, ack = reply.status, await reply.text()
     payload = json.loads(ack) if ack.startswith("{") else {}
     if payload.get("text", "").startswith("Looking"):
@@ -128,16 +132,23 @@ async def command(http: aiohttp.ClientSession, url: str, responses: Responses, l
 
 
 async def serve(
-    store: Store, slack: LocalSlack, workdir: Path, extra: dict[str, str] | None = None
+    store: Store, slack: FakeSlack, workdir: Path, extra: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """`paperbot serve` on the store, once `/healthz` answers (`extra`: more settings)."""
     port = free_port()
-    env = os.environ | (extra or {}) | {
-        "PAPERBOT_DATABASE_URL": store.url, "SLACK_BOT_TOKEN": "xoxb-bench",
-        "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_URL": slack.api_url,
-        "PAPERBOT_INGEST_SCHEDULE": "", "PAPERBOT_DIGEST_CHANNEL": "",
-        "PAPERBOT_LOG_LEVEL": "WARNING",
-    }  # fmt: skip
+    env = (
+        os.environ
+        | (extra or {})
+        | {
+            "PAPERBOT_DATABASE_URL": store.url,
+            "SLACK_BOT_TOKEN": "xoxb-bench",
+            "SLACK_SIGNING_SECRET": SECRET,
+            "SLACK_API_URL": slack.api_url,
+            "PAPERBOT_INGEST_SCHEDULE": "",
+            "PAPERBOT_DIGEST_CHANNEL": "",
+            "PAPERBOT_LOG_LEVEL": "WARNING",
+        }
+    )
     child = subprocess.Popen(  # noqa: ASYNC220 (a benchmark: the bot runs beside it)
         [sys.executable, "-m", "bot.cli", "serve", "--port", str(port)], env=env, cwd=workdir
     )
@@ -162,8 +173,7 @@ async def flood(http: aiohttp.ClientSession, url: str, responses: Responses) -> 
         while not stop.is_set():
             started = time.perf_counter()
             try:
-                async with http.get(f"{url}/healthz",
-                                    timeout=aiohttp.ClientTimeout(total=5)) as r:  # fmt: skip
+                async with http.get(f"{url}/healthz", timeout=aiohttp.ClientTimeout(total=5)) as r:
                     health.append((r.status, time.perf_counter() - started))
             except (aiohttp.ClientError, TimeoutError):
                 health.append((0, time.perf_counter() - started))
@@ -175,8 +185,10 @@ async def flood(http: aiohttp.ClientSession, url: str, responses: Responses) -> 
 
     polling = asyncio.create_task(poll())
     started = time.perf_counter()
-    searches = [command(http, url, responses, FLOOD[i % len(FLOOD)], user=f"UFLOOD{i % 10}")
-                for i in range(20)]  # fmt: skip
+    searches = [
+        command(http, url, responses, FLOOD[i % len(FLOOD)], user=f"UFLOOD{i % 10}")
+        for i in range(20)
+    ]
     *results, quiet = await asyncio.gather(*searches, ordinary())
     total = time.perf_counter() - started
     stop.set()
@@ -197,7 +209,7 @@ async def flood(http: aiohttp.ClientSession, url: str, responses: Responses) -> 
 async def bench_store(store: Store, workdir: Path) -> None:
     responses = Responses()
     runner = await responses.start()
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         child, url = await serve(store, slack, workdir)
         try:
             async with aiohttp.ClientSession() as http:
@@ -216,8 +228,13 @@ async def bench_store(store: Store, workdir: Path) -> None:
 def ingest(url: str, corpus: Path, workdir: Path, extra: dict[str, str] | None = None) -> None:
     env = os.environ | (extra or {}) | {"PAPERBOT_DATABASE_URL": url}
     files = sorted(str(p) for p in corpus.glob("bench_*.txt"))
-    subprocess.run([sys.executable, "-m", "bot.cli", "ingest", *files], env=env, cwd=workdir,
-                   check=False, stdout=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "bot.cli", "ingest", *files],
+        env=env,
+        cwd=workdir,
+        check=False,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def report(papers: int, stores: list[Store]) -> str:
@@ -239,8 +256,10 @@ def report(papers: int, stores: list[Store]) -> str:
     for s in stores:
         worst = max(t for _, _, t, _ in s.timings[:-1])
         verdict = "met" if worst <= LIMIT_S else "MISSED"
-        lines.append(f"\n{s.name}: slowest command line of ≤ 300 characters {worst * 1000:,.0f} ms"
-                     f" (target {LIMIT_S:.0f} s: {verdict}).")  # fmt: skip
+        lines.append(
+            f"\n{s.name}: slowest command line of ≤ 300 characters {worst * 1000:,.0f} ms"
+            f" (target {LIMIT_S:.0f} s: {verdict})."
+        )
     lines += [
         "",
         f"### A flood at {papers:,} papers: 20 costly searches from 10 members at once",

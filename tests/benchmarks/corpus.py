@@ -322,12 +322,20 @@ def _numbers(random_: Callable[[], float]) -> tuple[str, ...]:
     x, y = sorted((0.3 + 0.7 * random_(), 0.3 + 0.7 * random_()))
     g1 = 16 + int(64 * random_())
     return (
-        f"{x:.3f}", f"{y:.3f}", f"{max(0.0, x - 0.08 * random_()):.3f}",
-        f"{min(0.999, y + 0.08 * random_()):.3f}", f"{40 + 60 * random_():.2f}%",
-        f"{0.5 + 20 * random_():.1f}", str(2 + int(62 * random_())), str(2 + int(10 * random_())),
-        str(g1), str(4 + int((g1 - 6) * random_())), f"{1 + 300 * random_():.1f}",
-        f"{0.05 + 3 * random_():.2f}", f"{0.001 + 0.2 * random_():.3f}",
-    )  # fmt: skip
+        f"{x:.3f}",
+        f"{y:.3f}",
+        f"{max(0.0, x - 0.08 * random_()):.3f}",
+        f"{min(0.999, y + 0.08 * random_()):.3f}",
+        f"{40 + 60 * random_():.2f}%",
+        f"{0.5 + 20 * random_():.1f}",
+        str(2 + int(62 * random_())),
+        str(2 + int(10 * random_())),
+        str(g1),
+        str(4 + int((g1 - 6) * random_())),
+        f"{1 + 300 * random_():.1f}",
+        f"{0.05 + 3 * random_():.2f}",
+        f"{0.001 + 0.2 * random_():.3f}",
+    )
 
 
 class _Material:
@@ -364,9 +372,14 @@ class _Material:
         fact = self.facts[int(random_() * len(self.facts))]
         start = int(random_() * (self.STREAM - 8))
         return [
-            name, *fact[:4], full, *fact[5:], *self.nouns[start : start + 5],
-            self.adjectives[start], *self.zh[start : start + 4],
-        ]  # fmt: skip
+            name,
+            *fact[:4],
+            full,
+            *fact[5:],
+            *self.nouns[start : start + 5],
+            self.adjectives[start],
+            *self.zh[start : start + 4],
+        ]
 
     def _pool(
         self, rng: random.Random, templates: Sequence[str], name: str, *, capitalise: bool = False
@@ -788,9 +801,15 @@ def _collect(manifest: Manifest, plan: list[_File], results: Iterable[_Rendered]
         manifest.abstract_only_names += rendered.abstract_only_names
         manifest.arxiv_ids += rendered.arxiv_ids
         manifest.file_list.append(
-            {"file": item.name, "format": item.format, "date": item.day.isoformat(),
-             "papers": len(item.kinds), "claims": rendered.claims, "bytes": rendered.bytes}
-        )  # fmt: skip
+            {
+                "file": item.name,
+                "format": item.format,
+                "date": item.day.isoformat(),
+                "papers": len(item.kinds),
+                "claims": rendered.claims,
+                "bytes": rendered.bytes,
+            }
+        )
 
 
 class Queries(NamedTuple):
@@ -903,21 +922,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--papers-per-file", type=int, default=DEFAULT_PAPERS_PER_FILE)
     parser.add_argument(
-        "--claims-per-paper", type=float, default=CLAIMS_PER_PAPER,
+        "--claims-per-paper",
+        type=float,
+        default=CLAIMS_PER_PAPER,
         help="claims per paper over the corpus, all of them in deep reads (default: %(default)s)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--jobs", type=int, default=min(os.cpu_count() or 1, 4),
+        "--jobs",
+        type=int,
+        default=min(os.cpu_count() or 1, 4),
         help="processes rendering files; the bytes do not depend on it (default: %(default)s)",
-    )  # fmt: skip
+    )
     args = parser.parse_args(argv)
     if min(args.papers, args.papers_per_file, args.jobs) < 1 or args.claims_per_paper <= 0:
         parser.error("--papers, --papers-per-file, --claims-per-paper and --jobs must be positive")
     started = time.perf_counter()
     m = generate_corpus(
-        args.outdir, args.papers, seed=args.seed, papers_per_file=args.papers_per_file,
-        claims_per_paper=args.claims_per_paper, jobs=args.jobs,
-    )  # fmt: skip
+        args.outdir,
+        args.papers,
+        seed=args.seed,
+        papers_per_file=args.papers_per_file,
+        claims_per_paper=args.claims_per_paper,
+        jobs=args.jobs,
+    )
     seconds = time.perf_counter() - started
     kinds = ", ".join(f"{kind} {count}" for kind, count in m.papers_by_kind.items())
     deep = m.papers_by_kind[DEEP_READ]

@@ -66,10 +66,14 @@ def load_questions(path: Path = QUESTIONS) -> list[Question]:
         try:
             fields = json.loads(raw)
             question = Question(
-                id=fields["id"], command=fields["command"], text=fields["text"],
-                kind=fields["kind"], lang=fields["lang"],
-                relevant=tuple(fields["relevant"]), why=fields.get("why", ""),
-            )  # fmt: skip
+                id=fields["id"],
+                command=fields["command"],
+                text=fields["text"],
+                kind=fields["kind"],
+                lang=fields["lang"],
+                relevant=tuple(fields["relevant"]),
+                why=fields.get("why", ""),
+            )
         except (ValueError, KeyError, TypeError) as error:
             raise BadQuestion(f"{path.name}:{number}: {error}") from None
         questions.append(question)

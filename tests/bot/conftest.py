@@ -1,4 +1,4 @@
-"""The bot served over real HTTP, with a fake Slack (our own LocalSlack) recording calls."""
+"""The bot served over real HTTP, with a fake Slack (our own FakeSlack) recording calls."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import pytest
 from sqlalchemy.engine import URL
 
 from bot.blocks import WORKING
-from bot.local_slack import LocalSlack
 from bot.server import running
 from bot.settings import Settings, load_settings
 from bot.shell import command_body, signed_headers
@@ -24,13 +23,14 @@ from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
 from tests.digests import SEEDS
+from tests.fake_slack import FakeSlack
 
 SECRET = "test-signing-secret-5e1f"
 TOKEN = "xoxb-test-token-9c2d"
 ADMIN = "UADMIN1"
 
 
-def bot_settings(url: URL, slack: LocalSlack, tmp_path: Path, **extra: str) -> Settings:
+def bot_settings(url: URL, slack: FakeSlack, tmp_path: Path, **extra: str) -> Settings:
     env = {
         "PAPERBOT_DATABASE_URL": url.render_as_string(hide_password=False),
         "SLACK_BOT_TOKEN": TOKEN,
@@ -50,23 +50,32 @@ class Bot:
     """Talks to the running bot as Slack does."""
 
     url: str
-    slack: LocalSlack
+    slack: FakeSlack
     http: aiohttp.ClientSession
 
-    async def post(self, body: str, *, secret: str = SECRET, timestamp: int | None = None,
-                   json_body: bool = False) -> tuple[int, str]:  # fmt: skip
+    async def post(
+        self,
+        body: str,
+        *,
+        secret: str = SECRET,
+        timestamp: int | None = None,
+        json_body: bool = False,
+    ) -> tuple[int, str]:
         headers = signed_headers(body, secret, timestamp)
         if json_body:
             headers["content-type"] = "application/json"
-        async with self.http.post(f"{self.url}/slack/events", data=body.encode(),
-                                  headers=headers) as response:  # fmt: skip
+        async with self.http.post(
+            f"{self.url}/slack/events", data=body.encode(), headers=headers
+        ) as response:
             return response.status, await response.text()
 
-    async def command(self, line: str, *, user: str = "UMEMBER1", channel: str = "CPAPERS",
-                      **kwargs: Any) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    async def command(
+        self, line: str, *, user: str = "UMEMBER1", channel: str = "CPAPERS", **kwargs: Any
+    ) -> tuple[int, dict[str, Any]]:
         command, _, text = line.partition(" ")
-        body = command_body(command, text, user=user, channel=channel,
-                            response_url=self.slack.response_url())  # fmt: skip
+        body = command_body(
+            command, text, user=user, channel=channel, response_url=self.slack.response_url()
+        )
         status, text_body = await self.post(body, **kwargs)
         return status, (json.loads(text_body) if text_body.startswith("{") else {"raw": text_body})
 
@@ -82,25 +91,46 @@ class Bot:
     async def event(self, event: dict[str, Any]) -> int:
         """Deliver an Events API event, as Slack posts it."""
         body = {
-            "token": "local", "team_id": "T0LOCAL", "api_app_id": "A0LOCAL", "event": event,
-            "type": "event_callback", "event_id": f"Ev{time.time_ns()}",
-            "event_time": int(time.time()), "authorizations": [{"team_id": "T0LOCAL",
-            "user_id": "U0PAPERBOT", "is_bot": True}],
-        }  # fmt: skip
+            "token": "local",
+            "team_id": "T0LOCAL",
+            "api_app_id": "A0LOCAL",
+            "event": event,
+            "type": "event_callback",
+            "event_id": f"Ev{time.time_ns()}",
+            "event_time": int(time.time()),
+            "authorizations": [{"team_id": "T0LOCAL", "user_id": "U0PAPERBOT", "is_bot": True}],
+        }
         status, _ = await self.post(json.dumps(body), json_body=True)
         return status
 
-    async def click(self, button: dict[str, Any], *, user: str = "UMEMBER1",
-                    channel: str = "CPAPERS", **extra: Any) -> int:  # fmt: skip
+    async def click(
+        self,
+        button: dict[str, Any],
+        *,
+        user: str = "UMEMBER1",
+        channel: str = "CPAPERS",
+        **extra: Any,
+    ) -> int:
         payload = {
-            "type": "block_actions", "team": {"id": "T0LOCAL"}, "user": {"id": user},
-            "api_app_id": "A0LOCAL", "token": "local", "trigger_id": "1.local",
-            "channel": {"id": channel}, "container": {"type": "message"},
+            "type": "block_actions",
+            "team": {"id": "T0LOCAL"},
+            "user": {"id": user},
+            "api_app_id": "A0LOCAL",
+            "token": "local",
+            "trigger_id": "1.local",
+            "channel": {"id": channel},
+            "container": {"type": "message"},
             "response_url": self.slack.response_url("button"),
-            "actions": [{"type": "button", "action_id": button["action_id"],
-                         "block_id": "b", "value": button["value"],
-                         "action_ts": f"{time.time():.6f}"}],
-        } | extra  # fmt: skip
+            "actions": [
+                {
+                    "type": "button",
+                    "action_id": button["action_id"],
+                    "block_id": "b",
+                    "value": button["value"],
+                    "action_ts": f"{time.time():.6f}",
+                }
+            ],
+        } | extra
         payload = {k: v for k, v in payload.items() if v is not None}
         status, _ = await self.post(urlencode({"payload": json.dumps(payload)}))
         return status
@@ -152,7 +182,7 @@ async def seeded_copy(url: URL) -> URL:
 @pytest.fixture
 async def start_bot(tmp_path: Path) -> AsyncIterator[StartBot]:
     """Start the bot on a database; yields a function so a test can choose settings."""
-    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+    async with FakeSlack() as slack, aiohttp.ClientSession() as http:
         stack: list[Any] = []
 
         async def start(url: URL, **extra: str) -> Bot:

@@ -13,11 +13,11 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from sqlalchemy.engine import URL
 
 from bot.listeners.acking import returning_on_ack
-from bot.local_slack import LocalSlack
 from bot.services import Services
 from bot.text_view import as_text
 from storage import db
 from tests.bot.conftest import Bot, bot_settings
+from tests.fake_slack import FakeSlack
 
 
 def new_ack() -> AsyncAck:
@@ -26,7 +26,7 @@ def new_ack() -> AsyncAck:
 
 @pytest.fixture
 async def services(sqlite_url: URL, tmp_path: Path) -> AsyncIterator[Services]:
-    async with LocalSlack() as slack, db.open_engine(sqlite_url) as engine:
+    async with FakeSlack() as slack, db.open_engine(sqlite_url) as engine:
         yield Services(bot_settings(sqlite_url, slack, tmp_path), db.session_factory(engine))
 
 
@@ -82,7 +82,7 @@ async def test_a_failure_after_the_acknowledgement_is_told_through_the_response_
         await asyncio.sleep(0)
         raise LookupError("after")
 
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         await listener(ack=new_ack(), respond=AsyncRespond(response_url=slack.response_url()))
         await services.drain(grace=5)
         [told] = slack.called("response_url")

@@ -45,8 +45,7 @@ def headers(body: bytes, content_type: str, signed: str) -> dict[str, str]:
     if signed != NONE:
         ts = str(int(time.time()))
         secret = SECRET if signed == GOOD else "not-the-secret"
-        sent |= {"x-slack-request-timestamp": ts,
-                 "x-slack-signature": signature(secret, ts, body)}  # fmt: skip
+        sent |= {"x-slack-request-timestamp": ts, "x-slack-signature": signature(secret, ts, body)}
     return sent
 
 
@@ -86,24 +85,32 @@ async def test_a_huge_body_sent_in_chunks_is_refused_too(
         for _ in range(64):
             yield b"x" * 32 * 1024
 
-    async with bot.http.post(f"{bot.url}/slack/events", data=chunks(),
-                             headers={"content-type": FORM}) as response:  # fmt: skip
+    async with bot.http.post(
+        f"{bot.url}/slack/events", data=chunks(), headers={"content-type": FORM}
+    ) as response:
         assert response.status == 413
     assert [r.levelname for r in logged.records if r.levelno >= logging.WARNING] == ["WARNING"]
 
 
 @pytest.mark.parametrize(
     ("timestamp", "sent_signature"),
-    [("yesterday", "v0=00"), ("１２３", "v0=00"), (str(int(time.time())), "v0=ünïcode"),
-     (str(int(time.time()) - 600), None)],
-)  # fmt: skip
+    [
+        ("yesterday", "v0=00"),
+        ("１２３", "v0=00"),
+        (str(int(time.time())), "v0=ünïcode"),
+        (str(int(time.time()) - 600), None),
+    ],
+)
 async def test_odd_signature_headers_get_401(
     bot: Bot, logged: pytest.LogCaptureFixture, timestamp: str, sent_signature: str | None
 ) -> None:
     body = b"command=/paper&text=help"
     given = sent_signature or signature(SECRET, timestamp, body)  # a stale one, else odd
-    sent = {"content-type": FORM, "x-slack-request-timestamp": timestamp,
-            "x-slack-signature": given}  # fmt: skip
+    sent = {
+        "content-type": FORM,
+        "x-slack-request-timestamp": timestamp,
+        "x-slack-signature": given,
+    }
     async with bot.http.post(f"{bot.url}/slack/events", data=body, headers=sent) as response:
         assert response.status == 401
     assert [r.levelname for r in logged.records if r.levelno >= logging.WARNING] == ["WARNING"]

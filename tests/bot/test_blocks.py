@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from bot import blocks
-from storage.search import ClaimHit, ClaimPage, ClaimSearch, PaperDetails, PaperRef
+from storage.search import ClaimHit, ClaimPage, PaperDetails, PaperRef
 from tests.bot.limits import limit_violations
 
 NASTY = "Ping <!channel> & <@U123> <!subteam^S1> via <https://evil.example|click here>"
@@ -18,18 +18,31 @@ INJECTIONS = ("<!channel>", "<@U123>", "<!subteam^S1>", "<https://evil.example|c
 
 def ref(**fields: object) -> PaperRef:
     values: dict[str, object] = {
-        "id": 1, "key": "text:0123456789abcdef", "kind": "deep_read", "arxiv_id": None,
-        "title": None, "name": NASTY, "subtitle": NASTY, "digest_date": date(2026, 9, 9),
-    }  # fmt: skip
+        "id": 1,
+        "key": "text:0123456789abcdef",
+        "kind": "deep_read",
+        "arxiv_id": None,
+        "title": None,
+        "name": NASTY,
+        "subtitle": NASTY,
+        "digest_date": date(2026, 9, 9),
+    }
     return PaperRef(**(values | fields))  # type: ignore[arg-type]
 
 
 def details(**fields: object) -> PaperDetails:
     values: dict[str, object] = {
-        "ref": ref(), "authors": [NASTY], "arxiv_url": "https://arxiv.org/abs/2609.35259",
-        "pdf_url": "javascript:alert(1)", "positioning": NASTY, "abstract_en": None,
-        "novelty": NASTY, "soundness": None, "significance": None, "claim_count": 3,
-    }  # fmt: skip
+        "ref": ref(),
+        "authors": [NASTY],
+        "arxiv_url": "https://arxiv.org/abs/2609.35259",
+        "pdf_url": "javascript:alert(1)",
+        "positioning": NASTY,
+        "abstract_en": None,
+        "novelty": NASTY,
+        "soundness": None,
+        "significance": None,
+        "claim_count": 3,
+    }
     return PaperDetails(**(values | fields))  # type: ignore[arg-type]
 
 
@@ -42,7 +55,7 @@ def hit(text: str = NASTY) -> ClaimHit:
     [
         blocks.paper_card(details()),
         blocks.paper_card(details(), shared_by="U999"),
-        blocks.claim_page(NASTY, ClaimPage(ClaimSearch(NASTY), [hit()], 1, True)),
+        blocks.claim_page(NASTY, ClaimPage([hit()], 1, True)),
         blocks.paper_claims(details(), [hit()]),
         blocks.no_paper(NASTY),
         blocks.refusal(NASTY),
@@ -80,7 +93,7 @@ def test_huge_texts_are_cut_with_an_ellipsis_inside_the_limits() -> None:
     assert payload["blocks"][0]["text"]["text"].endswith("…")
     many = [hit(huge) for _ in range(60)]
     assert limit_violations(blocks.paper_claims(details(), many).as_payload()) == []
-    page = ClaimPage(ClaimSearch(huge), many[:10], 3, True)
+    page = ClaimPage(many[:10], 3, True)
     assert limit_violations(blocks.claim_page(huge[:500], page).as_payload()) == []
 
 
@@ -95,12 +108,15 @@ def test_highlighted_matches_are_bold_and_stay_visible_when_cut() -> None:
 @pytest.mark.parametrize(
     ("novelty", "soundness", "expected"),
     [
-        ("核心新颖点在于…。总体 novelty 中等偏上：机制组合新颖。",
-         "整体 soundness 中等：设计合理。", "Novelty 中等偏上 · Soundness 中等"),
+        (
+            "核心新颖点在于…。总体 novelty 中等偏上：机制组合新颖。",
+            "整体 soundness 中等：设计合理。",
+            "Novelty 中等偏上 · Soundness 中等",
+        ),
         ("新颖性中等偏上。其余略。", None, "新颖性中等偏上。"),
         (None, None, None),
     ],
-)  # fmt: skip
+)
 def test_reviewer_verdict_in_one_line(
     novelty: str | None, soundness: str | None, expected: str | None
 ) -> None:

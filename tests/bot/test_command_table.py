@@ -39,7 +39,7 @@ async def test_help_is_the_tables_and_comes_before_the_admin_check(bot: Bot) -> 
         ("/reingest", "force", "/reingest"),
         ("/claims", "post", None),
     ],
-)  # fmt: skip
+)
 def test_admin_only_forms_are_matched_word_by_word(
     name: str, text: str, admin_only: str | None
 ) -> None:

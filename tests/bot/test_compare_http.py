@@ -37,13 +37,15 @@ async def test_compare_groups_per_paper_the_claims_reporting_a_benchmark(bot: Bo
 @pytest.mark.parametrize(
     ("line", "answer"),
     [
-        ("/claims compare AIME23", "No claim reports “AIME23”. The nearest names the claims "
-         "report: `AIME2024`, `AIME25`."),
+        (
+            "/claims compare AIME23",
+            "No claim reports “AIME23”. The nearest names the claims report: `AIME2024`, `AIME25`.",
+        ),
         ("/claims compare", "Name a benchmark, baseline or model to compare on"),
         ("/claims compare Zyxwvut9", "No claim reports “Zyxwvut9”."),
         ("/claims compare " + "a b c d e", "`/claims compare` needs one benchmark"),
     ],
-)  # fmt: skip
+)
 async def test_compare_of_an_unknown_name_says_so(bot: Bot, line: str, answer: str) -> None:
     assert (await said(bot, line)).startswith(answer)
 
@@ -59,13 +61,25 @@ async def choose(bot: Bot, menu: dict[str, Any], label: str, user: str = "UMEMBE
     """Pick a choice of a hit's menu, as Slack posts it."""
     option = next(o for o in menu["options"] if o["text"]["text"] == label)
     payload = {
-        "type": "block_actions", "team": {"id": "T0LOCAL"}, "user": {"id": user},
-        "api_app_id": "A0LOCAL", "token": "local", "trigger_id": "1.local",
-        "channel": {"id": "CPAPERS"}, "container": {"type": "message"},
+        "type": "block_actions",
+        "team": {"id": "T0LOCAL"},
+        "user": {"id": user},
+        "api_app_id": "A0LOCAL",
+        "token": "local",
+        "trigger_id": "1.local",
+        "channel": {"id": "CPAPERS"},
+        "container": {"type": "message"},
         "response_url": bot.slack.response_url("menu"),
-        "actions": [{"type": "overflow", "action_id": menu["action_id"], "block_id": "b",
-                     "selected_option": option, "action_ts": f"{time.time():.6f}"}],
-    }  # fmt: skip
+        "actions": [
+            {
+                "type": "overflow",
+                "action_id": menu["action_id"],
+                "block_id": "b",
+                "selected_option": option,
+                "action_ts": f"{time.time():.6f}",
+            }
+        ],
+    }
     status, _ = await bot.post(urlencode({"payload": json.dumps(payload)}))
     return status
 

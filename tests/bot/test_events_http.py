@@ -16,11 +16,15 @@ UNKNOWN = "https://arxiv.org/abs/2501.00001"
 
 def link_shared(*urls: str, **extra: Any) -> dict[str, Any]:
     return {
-        "type": "link_shared", "channel": "CPAPERS", "user": "UMEMBER1",
-        "message_ts": "1700000000.000200", "event_ts": "1700000000.000300",
-        "source": "conversations_history", "is_bot_user_member": True,
+        "type": "link_shared",
+        "channel": "CPAPERS",
+        "user": "UMEMBER1",
+        "message_ts": "1700000000.000200",
+        "event_ts": "1700000000.000300",
+        "source": "conversations_history",
+        "is_bot_user_member": True,
         "links": [{"domain": url.split("/")[2], "url": url} for url in urls],
-    } | extra  # fmt: skip
+    } | extra
 
 
 def unfurls_of(call: dict[str, Any]) -> dict[str, Any]:
@@ -61,8 +65,13 @@ async def test_in_a_channel_without_the_bot_the_card_has_no_button(bot: Bot) -> 
 
 
 async def test_links_still_in_the_composer_unfurl_by_unfurl_id(bot: Bot) -> None:
-    event = link_shared(KNOWN, channel="COMPOSER", message_ts="U0.1", source="composer",
-                        unfurl_id="C123.1700000000.000200.abcdef")  # fmt: skip
+    event = link_shared(
+        KNOWN,
+        channel="COMPOSER",
+        message_ts="U0.1",
+        source="composer",
+        unfurl_id="C123.1700000000.000200.abcdef",
+    )
     await bot.event(event)
     call = (await bot.slack.wait_for("chat.unfurl", 1, within=10))[0]
     assert (call["unfurl_id"], call["source"]) == ("C123.1700000000.000200.abcdef", "composer")
@@ -80,8 +89,18 @@ async def test_opening_the_home_tab_publishes_the_user_s_view(
 ) -> None:
     bot = await start_bot(await seeded_copy(database_url))
     await bot.command("/paper subscribe AUROC", user="UHOME1")
-    assert await bot.event({"type": "app_home_opened", "user": "UHOME1", "tab": "home",
-                            "channel": "D0HOME", "event_ts": "1.2"}) == 200  # fmt: skip
+    assert (
+        await bot.event(
+            {
+                "type": "app_home_opened",
+                "user": "UHOME1",
+                "tab": "home",
+                "channel": "D0HOME",
+                "event_ts": "1.2",
+            }
+        )
+        == 200
+    )
     call = (await bot.slack.wait_for("views.publish", 1, within=10))[0]
     view = call["view"] if isinstance(call["view"], dict) else json.loads(call["view"])
     assert call["user_id"] == "UHOME1"
@@ -93,15 +112,24 @@ async def test_opening_the_home_tab_publishes_the_user_s_view(
 
     # Remove, from the Home tab: the subscription goes and the tab is drawn again.
     remove = buttons(view)["Remove"]
-    assert await bot.click(remove, user="UHOME1", response_url=None,
-                           view={"type": "home", "id": "V1"}) == 200  # fmt: skip
+    assert (
+        await bot.click(remove, user="UHOME1", response_url=None, view={"type": "home", "id": "V1"})
+        == 200
+    )
     again = (await bot.slack.wait_for("views.publish", 2, within=10))[1]
     assert "You follow nothing yet." in as_text(again["view"])
 
 
 async def test_the_messages_tab_publishes_nothing(bot: Bot) -> None:
-    await bot.event({"type": "app_home_opened", "user": "U1", "tab": "messages",
-                     "channel": "D1", "event_ts": "1.2"})  # fmt: skip
+    await bot.event(
+        {
+            "type": "app_home_opened",
+            "user": "U1",
+            "tab": "messages",
+            "channel": "D1",
+            "event_ts": "1.2",
+        }
+    )
     await bot.command("/paper help")
     assert bot.slack.called("views.publish") == []
 

@@ -34,8 +34,9 @@ async def test_a_second_search_from_the_same_user_is_told_to_wait() -> None:
 
 async def test_searches_beyond_the_slots_queue_in_order() -> None:
     gate, release, started = SearchGate(at_once=2), asyncio.Event(), list[str]()
-    tasks = [asyncio.create_task(gate.run(f"U{i}", held(release, started, f"s{i}")))
-             for i in range(5)]  # fmt: skip
+    tasks = [
+        asyncio.create_task(gate.run(f"U{i}", held(release, started, f"s{i}"))) for i in range(5)
+    ]
     await asyncio.sleep(0.01)
     assert started == ["s0", "s1"]
     release.set()
@@ -65,8 +66,9 @@ async def test_a_flood_of_costly_searches_leaves_the_bot_healthy_and_others_answ
 
     stop = asyncio.Event()
     checking = asyncio.create_task(health_checks(stop))
-    flood = [bot.command(f"/claims {COSTLY[i % len(COSTLY)]}", user=f"UFLOOD{i % 5}")
-             for i in range(20)]  # fmt: skip
+    flood = [
+        bot.command(f"/claims {COSTLY[i % len(COSTLY)]}", user=f"UFLOOD{i % 5}") for i in range(20)
+    ]
     replies = await asyncio.gather(*flood, bot.command("/claims AUROC", user="UQUIET"))
     stop.set()
     statuses = await checking

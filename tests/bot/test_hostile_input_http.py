@@ -68,8 +68,10 @@ async def test_a_digest_title_that_mentions_channel_is_shown_escaped(
     bot: Bot, database_url: URL, tmp_path: Path
 ) -> None:
     title = "<!channel> " + "&<>" * 60 + " Attention Is Cheap"
-    path = write(tmp_path / "hostile" / "hf.txt",
-                 huggingface_digest("2026-11-01", [Entry("2611.00001", title)]))  # fmt: skip
+    path = write(
+        tmp_path / "hostile" / "hf.txt",
+        huggingface_digest("2026-11-01", [Entry("2611.00001", title)]),
+    )
     async with db.open_engine(database_url) as engine:
         report = await ingest(db.session_factory(engine), [path])
     assert report.papers["new"] == 1

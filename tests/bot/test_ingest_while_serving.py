@@ -12,13 +12,13 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import URL
 
-from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from bot.text_view import as_text
 from tests.benchmarks.corpus import generate_corpus
 from tests.bot.conftest import ADMIN, SECRET, StartBot
 from tests.bot.test_serve_process import serving, until_up
 from tests.digests import SEEDS
+from tests.fake_slack import FakeSlack
 
 PAPERS = 800  # two files, 3.7 MB of deep reads and 1.7 MB of HuggingFace entries
 MAX_GAP_S = 1.0
@@ -43,16 +43,18 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
         "PAPERBOT_ADMINS": ADMIN,
     }
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack, **env) as served,
     ):
         await until_up(http, served)
-        body = command_body("/reingest", "", user=ADMIN, channel="CPAPERS",
-                            response_url=slack.response_url())  # fmt: skip
+        body = command_body(
+            "/reingest", "", user=ADMIN, channel="CPAPERS", response_url=slack.response_url()
+        )
         started = time.monotonic()
-        async with http.post(f"{served.url}/slack/events", data=body,
-                             headers=signed_headers(body, SECRET)) as response:  # fmt: skip
+        async with http.post(
+            f"{served.url}/slack/events", data=body, headers=signed_headers(body, SECRET)
+        ) as response:
             assert response.status == 200
         done = asyncio.ensure_future(slack.wait_for("response_url", 1, within=180))
         answered, statuses = [started], []
@@ -66,8 +68,10 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
     assert f"{PAPERS} new" in reply["text"] and "0 failed" in reply["text"], reply["text"]
     assert set(statuses) == {200}
     longest = max(later - earlier for earlier, later in pairwise(answered))
-    print(f"\nlongest gap between /healthz answers: {longest * 1000:.0f} ms "
-          f"over {len(statuses)} checks in {answered[-1] - started:.1f} s")  # fmt: skip
+    print(
+        f"\nlongest gap between /healthz answers: {longest * 1000:.0f} ms "
+        f"over {len(statuses)} checks in {answered[-1] - started:.1f} s"
+    )
     assert longest < MAX_GAP_S, f"/healthz went {longest:.2f} s without an answer"
 
 

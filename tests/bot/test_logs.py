@@ -22,8 +22,10 @@ def lines() -> Iterator[Lines]:
     text, jsonl = io.StringIO(), io.StringIO()
     logger = logging.getLogger("paperbot.test")
     logger.propagate = False  # these lines hold fake secrets on purpose
-    handlers = [logs.handler("text", [SIGNING_SECRET], text),
-                logs.handler("json", [SIGNING_SECRET], jsonl)]  # fmt: skip
+    handlers = [
+        logs.handler("text", [SIGNING_SECRET], text),
+        logs.handler("json", [SIGNING_SECRET], jsonl),
+    ]
     for h in handlers:
         logger.addHandler(h)
     yield logger, text, jsonl
@@ -36,13 +38,20 @@ def test_a_line_has_time_level_logger_id_and_message(lines: Lines) -> None:
     with logs.tagged("r-0badcafe"):
         logger.warning("database slow: %d ms", 812)
     time, level, name, log_id, message = text.getvalue().rstrip("\n").split(" ", 4)
-    assert (level, name, log_id, message) == ("WARNING", "paperbot.test", "r-0badcafe",
-                                              "database slow: 812 ms")  # fmt: skip
+    assert (level, name, log_id, message) == (
+        "WARNING",
+        "paperbot.test",
+        "r-0badcafe",
+        "database slow: 812 ms",
+    )
     assert time.endswith("Z") and "T" in time
     assert json.loads(jsonl.getvalue()) == {
-        "time": time, "level": "WARNING", "logger": "paperbot.test", "id": "r-0badcafe",
+        "time": time,
+        "level": "WARNING",
+        "logger": "paperbot.test",
+        "id": "r-0badcafe",
         "message": "database slow: 812 ms",
-    }  # fmt: skip
+    }
 
 
 def test_a_traceback_stays_on_the_event_s_line(lines: Lines) -> None:

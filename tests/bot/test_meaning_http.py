@@ -26,8 +26,13 @@ async def test_papers_found_by_meaning_say_so(bot: Bot) -> None:
 
 async def test_hostile_input_still_gets_an_answer_with_the_dense_leg_on(bot: Bot) -> None:
     await until_by_meaning(bot, "/claims AUROC zebra")
-    for line in ("/claims AUROC\x00zebra", "/claims ！？。", "/claims " + "的" * 290,
-                 "/paper 😀", "/paper \x00"):  # fmt: skip
+    for line in (
+        "/claims AUROC\x00zebra",
+        "/claims ！？。",
+        "/claims " + "的" * 290,
+        "/paper 😀",
+        "/paper \x00",
+    ):
         status, reply = await bot.command(line)
         assert status == 200
         assert as_text(reply).strip(), line

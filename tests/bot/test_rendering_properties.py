@@ -26,7 +26,6 @@ from storage.search import (
     AddressedClaim,
     ClaimHit,
     ClaimPage,
-    ClaimSearch,
     PaperDetails,
     PaperMatches,
     PaperRef,
@@ -36,11 +35,42 @@ from tests.bot.limits import limit_violations
 
 RENDER_SECONDS = 5.0  # generous: each rendering takes milliseconds; a loop never ends
 
-PIECES = st.sampled_from([
-    "&", "<", ">", "&amp;", "<!channel>", "<@U123>", "<!subteam^S1>", "<https://evil.example|x>",
-    "*", "_", "`", "~", "|", "显存", "延迟", "😀", "👩‍🔬", "e\u0301", "\u200b", "\ufeff", "\u202e",
-    "\n", "   ", "\t", "a", "AUROC", "0.886", "#", ":", '"', "\\", "\x00",
-])  # fmt: skip
+PIECES = st.sampled_from(
+    [
+        "&",
+        "<",
+        ">",
+        "&amp;",
+        "<!channel>",
+        "<@U123>",
+        "<!subteam^S1>",
+        "<https://evil.example|x>",
+        "*",
+        "_",
+        "`",
+        "~",
+        "|",
+        "显存",
+        "延迟",
+        "😀",
+        "👩‍🔬",
+        "e\u0301",
+        "\u200b",
+        "\ufeff",
+        "\u202e",
+        "\n",
+        "   ",
+        "\t",
+        "a",
+        "AUROC",
+        "0.886",
+        "#",
+        ":",
+        '"',
+        "\\",
+        "\x00",
+    ]
+)
 TEXT = st.one_of(
     st.text(max_size=300),
     st.lists(PIECES, max_size=200).map("".join),
@@ -52,8 +82,18 @@ TEXT = st.one_of(
     ),
 )
 OPTIONAL = st.none() | TEXT
-URL = st.none() | st.sampled_from(["https://arxiv.org/abs/2609.35259", "javascript:alert(1)",
-                                   "https://x.org/<!channel>", "http://a b"]) | TEXT  # fmt: skip
+URL = (
+    st.none()
+    | st.sampled_from(
+        [
+            "https://arxiv.org/abs/2609.35259",
+            "javascript:alert(1)",
+            "https://x.org/<!channel>",
+            "http://a b",
+        ]
+    )
+    | TEXT
+)
 SPANS = st.lists(st.tuples(st.integers(0, 12_000), st.integers(0, 12_000)), max_size=6).map(
     lambda pairs: sorted((min(a, b), max(a, b)) for a, b in pairs)
 )
@@ -61,26 +101,48 @@ SPANS = st.lists(st.tuples(st.integers(0, 12_000), st.integers(0, 12_000)), max_
 # Keys are made by the parser (`arxiv:<id>`, `text:<hash>`), never typed.
 KEYS = st.sampled_from(["arxiv:2609.35259", "arxiv:hep-th/9901001", "text:0123456789abcdef0123"])
 REFS = st.builds(
-    PaperRef, id=st.integers(1, 10**6), key=KEYS,
+    PaperRef,
+    id=st.integers(1, 10**6),
+    key=KEYS,
     kind=st.sampled_from(["deep_read", "huggingface", "abstract_only"]) | TEXT,
-    arxiv_id=OPTIONAL, title=OPTIONAL, name=OPTIONAL, subtitle=OPTIONAL,
+    arxiv_id=OPTIONAL,
+    title=OPTIONAL,
+    name=OPTIONAL,
+    subtitle=OPTIONAL,
     digest_date=st.none() | st.just(date(2026, 9, 9)),
-)  # fmt: skip
+)
 DETAILS = st.builds(
-    PaperDetails, ref=REFS, authors=st.lists(TEXT, max_size=30), arxiv_url=URL, pdf_url=URL,
-    positioning=OPTIONAL, abstract_en=OPTIONAL, novelty=OPTIONAL, soundness=OPTIONAL,
-    significance=OPTIONAL, claim_count=st.integers(0, 10**6), finding_count=st.integers(0, 99),
-)  # fmt: skip
+    PaperDetails,
+    ref=REFS,
+    authors=st.lists(TEXT, max_size=30),
+    arxiv_url=URL,
+    pdf_url=URL,
+    positioning=OPTIONAL,
+    abstract_en=OPTIONAL,
+    novelty=OPTIONAL,
+    soundness=OPTIONAL,
+    significance=OPTIONAL,
+    claim_count=st.integers(0, 10**6),
+    finding_count=st.integers(0, 99),
+)
 HITS = st.builds(
-    ClaimHit, claim_id=st.integers(1, 10**6), number=st.integers(1, 10**4),
-    source=st.sampled_from(["review", "abstract"]), text_zh=TEXT, quote_en=TEXT, paper=REFS,
-    zh_spans=SPANS, en_spans=SPANS,
-)  # fmt: skip
-SEARCHES = st.builds(ClaimSearch, words=TEXT, paper=OPTIONAL)
+    ClaimHit,
+    claim_id=st.integers(1, 10**6),
+    number=st.integers(1, 10**4),
+    source=st.sampled_from(["review", "abstract"]),
+    text_zh=TEXT,
+    quote_en=TEXT,
+    paper=REFS,
+    zh_spans=SPANS,
+    en_spans=SPANS,
+)
 FOLLOWED = st.builds(
-    Followed, id=st.integers(1, 10**6), subscriber=st.sampled_from(["U123", "C123", "<!here>"]),
-    words=TEXT, post_time=st.none() | st.just("08:30") | TEXT,
-)  # fmt: skip
+    Followed,
+    id=st.integers(1, 10**6),
+    subscriber=st.sampled_from(["U123", "C123", "<!here>"]),
+    words=TEXT,
+    post_time=st.none() | st.just("08:30") | TEXT,
+)
 USER = st.sampled_from(["U999", "<!channel>", ""]) | TEXT
 
 RENDERERS: dict[str, Callable[..., Any]] = {
@@ -89,11 +151,9 @@ RENDERERS: dict[str, Callable[..., Any]] = {
         q, PaperMatches("text", refs, (), total, page, frozenset(r.id for r in refs[:via]), capped)
     ),
     "no_paper": blocks.no_paper,
-    "claim_page": lambda q, s, h, n, total: blocks.claim_page(
-        q, ClaimPage(s, h, n, True, total=total)
-    ),
-    "with_suggestions": lambda q, s, h, command, texts: blocks.with_suggestions(
-        blocks.claim_page(q, ClaimPage(s, h, 1, True, total=len(h))), command, texts
+    "claim_page": lambda q, h, n, total: blocks.claim_page(q, ClaimPage(h, n, True, total=total)),
+    "with_suggestions": lambda q, h, command, texts: blocks.with_suggestions(
+        blocks.claim_page(q, ClaimPage(h, 1, True, total=len(h))), command, texts
     ),
     "no_paper_with_suggestions": lambda q, texts: blocks.with_suggestions(
         blocks.no_paper(q), "/paper", texts
@@ -122,12 +182,11 @@ ARGUMENTS = {
     ),
     "no_paper": st.tuples(TEXT),
     "claim_page": st.tuples(
-        TEXT, SEARCHES, st.lists(HITS, max_size=10), st.integers(1, 10**6), st.integers(0, 10**6)
+        TEXT, st.lists(HITS, max_size=10), st.integers(1, 10**6), st.integers(0, 10**6)
     ),
     # Corrections are made from what was typed: at most 300 characters and a few more.
     "with_suggestions": st.tuples(
         TEXT,
-        SEARCHES,
         st.lists(HITS, max_size=10),
         st.sampled_from(["/paper", "/claims"]),
         st.lists(TEXT.map(lambda t: t[:320]), max_size=3),
@@ -259,8 +318,11 @@ def test_clipped_escaped_text_fits_and_ends(text: str, limit: int) -> None:
 def test_the_inputs_that_froze_the_bot_render_at_once() -> None:
     for text in ("&" + "a" * 210, "<" * 300, ">" + "b" * 299, "<!channel>" + "x" * 200):
         with alarm(RENDER_SECONDS):
-            empty = ClaimPage(ClaimSearch(text), [], 1, False)
-            for message in (blocks.no_paper(text), blocks.refusal(text),
-                            blocks.claim_page(text, empty)):  # fmt: skip
+            empty = ClaimPage([], 1, False)
+            for message in (
+                blocks.no_paper(text),
+                blocks.refusal(text),
+                blocks.claim_page(text, empty),
+            ):
                 check(message.as_payload())
             assert len(blocks.clip_escaped(text, 150)) <= 150

@@ -105,9 +105,12 @@ async def test_the_list_holds_at_most_200_papers_and_says_so(bot: Bot, database_
 
 
 async def test_export_saved_bibtex_from_the_command_line(
-    bot: Bot, database_url: URL, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    bot: Bot,
+    database_url: URL,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     await save_from_card(bot, "/paper 2610.01762", user="USAVE5")
     monkeypatch.setenv("PAPERBOT_DATABASE_URL", database_url.render_as_string(False))
     out = tmp_path / "saved.bib"

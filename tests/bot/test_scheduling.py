@@ -15,13 +15,13 @@ from apscheduler.triggers.cron import CronTrigger
 from sqlalchemy.engine import URL
 
 from bot.app import slack_client
-from bot.local_slack import LocalSlack
 from bot.messenger import SlackMessenger
 from bot.scheduling import build_scheduler, latest_firing, tracked
 from bot.services import Services
 from bot.settings import load_settings
 from storage import db
 from tests.digests import SEEDS, Entry, huggingface_digest, write
+from tests.fake_slack import FakeSlack
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -29,14 +29,20 @@ SHANGHAI = ZoneInfo("Asia/Shanghai")
 @pytest.mark.parametrize(
     ("now", "expected"),
     [
-        (datetime(2026, 12, 2, 10, 0, tzinfo=SHANGHAI),
-         datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI)),
-        (datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI),
-         datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI)),
-        (datetime(2026, 12, 2, 8, 59, tzinfo=SHANGHAI),
-         datetime(2026, 12, 1, 9, 0, tzinfo=SHANGHAI)),
+        (
+            datetime(2026, 12, 2, 10, 0, tzinfo=SHANGHAI),
+            datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI),
+        ),
+        (
+            datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI),
+            datetime(2026, 12, 2, 9, 0, tzinfo=SHANGHAI),
+        ),
+        (
+            datetime(2026, 12, 2, 8, 59, tzinfo=SHANGHAI),
+            datetime(2026, 12, 1, 9, 0, tzinfo=SHANGHAI),
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_period_is_the_latest_firing_in_the_configured_zone(
     now: datetime, expected: datetime
 ) -> None:
@@ -48,13 +54,17 @@ async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: P
     shutil.copytree(SEEDS, tmp_path / "digests")
     env = {
         "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
-        "PAPERBOT_DIGEST_CHANNEL": "CTEAM", "PAPERBOT_TIMEZONE": "Asia/Shanghai",
+        "PAPERBOT_DIGEST_CHANNEL": "CTEAM",
+        "PAPERBOT_TIMEZONE": "Asia/Shanghai",
         "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
         "PAPERBOT_SETTLE_SECONDS": "0",
-    }  # fmt: skip
+    }
     settings = load_settings(env, dotenv_path=tmp_path / "none")
-    async with LocalSlack() as slack, db.open_engine(settings.database_url) as one, \
-            db.open_engine(settings.database_url) as two:  # fmt: skip
+    async with (
+        FakeSlack() as slack,
+        db.open_engine(settings.database_url) as one,
+        db.open_engine(settings.database_url) as two,
+    ):
         await db.upgrade(one)
         replicas = [Services(settings, db.session_factory(e)) for e in (one, two)]
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
@@ -71,15 +81,17 @@ async def test_two_replicas_post_each_period_once(database_url: URL, tmp_path: P
         for replica in jobs:
             await replica["scan"].func(*replica["scan"].args)
         nine = datetime(2026, 12, 2, 9, 0, 30, tzinfo=SHANGHAI)
-        outcomes = await asyncio.gather(*(
-            replica["summary"].func(*replica["summary"].args, now=nine) for replica in jobs
-        ))  # fmt: skip
+        outcomes = await asyncio.gather(
+            *(replica["summary"].func(*replica["summary"].args, now=nine) for replica in jobs)
+        )
         # A restart: a new scheduler runs its catch-up for the same firing.
         restarted = build_scheduler(replicas[1], client).get_job("summary-catch-up")
         again = await restarted.func(*restarted.args, now=nine)
 
-        write(tmp_path / "digests" / "late.txt",
-              huggingface_digest("2026-10-05", [Entry("2610.77777", "Late Paper")]))  # fmt: skip
+        write(
+            tmp_path / "digests" / "late.txt",
+            huggingface_digest("2026-10-05", [Entry("2610.77777", "Late Paper")]),
+        )
         await jobs[1]["scan"].func(*jobs[1]["scan"].args)
         tomorrow = datetime(2026, 12, 3, 9, 0, 5, tzinfo=SHANGHAI)
         next_day = await jobs[0]["summary"].func(*jobs[0]["summary"].args, now=tomorrow)

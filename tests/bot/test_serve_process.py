@@ -21,12 +21,12 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import URL
 
-from bot.local_slack import LocalSlack
 from bot.shell import command_body, signed_headers
 from bot.version import describe
 from tests.bot.conftest import SECRET, TOKEN
-from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
 from tests.digests import SEEDS
+from tests.fake_slack import FakeSlack
 
 
 def free_port() -> int:
@@ -50,22 +50,38 @@ class Served:
 
 def serve_env(slack_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
-    return env | {"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET,
-                  "SLACK_API_URL": slack_url, "PAPERBOT_INGEST_SCHEDULE": "",
-                  "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": "none"} | extra  # fmt: skip
+    return (
+        env
+        | {
+            "SLACK_BOT_TOKEN": TOKEN,
+            "SLACK_SIGNING_SECRET": SECRET,
+            "SLACK_API_URL": slack_url,
+            "PAPERBOT_INGEST_SCHEDULE": "",
+            "PAPERBOT_EMBEDDER": "hash",
+            "PAPERBOT_INDEX_DIR": "none",
+        }
+        | extra
+    )
 
 
 @asynccontextmanager
 async def serving(
-    tmp_path: Path, slack: LocalSlack, *args: str, host: str = "127.0.0.1", **extra: str
+    tmp_path: Path, slack: FakeSlack, *args: str, host: str = "127.0.0.1", **extra: str
 ) -> AsyncIterator[Served]:
     """`paperbot serve ARGS` in its own process, stopped with SIGTERM at the end of the
     block; `host` is where the test reaches it."""
     served = Served(free_port(), host)
     child = await asyncio.create_subprocess_exec(
-        PAPERBOT, "serve", "--port", str(served.port), *args, cwd=tmp_path,
-        env=serve_env(slack.api_url, **extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        PAPERBOT,
+        "serve",
+        "--port",
+        str(served.port),
+        *args,
+        cwd=tmp_path,
+        env=serve_env(slack.api_url, **extra),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         yield served
         child.send_signal(signal.SIGTERM)
@@ -90,15 +106,17 @@ async def until_up(http: aiohttp.ClientSession, served: Served) -> aiohttp.Clien
 
 async def test_serve_answers_healthz_and_stops_on_sigterm(tmp_path: Path) -> None:
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack) as served,
     ):
         health = await until_up(http, served)
         assert health.status == 200
         assert (await health.json()) == {
-            "status": "ok", "database": "sqlite", "version": importlib.metadata.version("paperbot"),
-        }  # fmt: skip
+            "status": "ok",
+            "database": "sqlite",
+            "version": importlib.metadata.version("paperbot"),
+        }
     assert served.returncode == 0, served.stderr
     # The start line says which paperbot serves, with its parser and schema versions.
     assert f"{describe()} serving on 0.0.0.0 port {served.port}" in served.stderr
@@ -117,26 +135,34 @@ FILE_DB_PASSWORD = "file-db-s3cret-77e0"
 async def test_serve_takes_its_secrets_from_files_and_never_logs_them(tmp_path: Path) -> None:
     credentials = tmp_path / "credentials"
     credentials.mkdir(mode=0o700)
-    for name, value in (("token", FILE_TOKEN), ("signing", FILE_SECRET),
-                        ("db", f"sqlite+aiosqlite:///{tmp_path}/from-file.db")):  # fmt: skip
+    for name, value in (
+        ("token", FILE_TOKEN),
+        ("signing", FILE_SECRET),
+        ("db", f"sqlite+aiosqlite:///{tmp_path}/from-file.db"),
+    ):
         (credentials / name).write_text(value + "\n")  # as `echo` writes them
-    files = {"SLACK_BOT_TOKEN": "", "SLACK_SIGNING_SECRET": "",
-             "SLACK_BOT_TOKEN_FILE": str(credentials / "token"),
-             "SLACK_SIGNING_SECRET_FILE": str(credentials / "signing"),
-             "PAPERBOT_DATABASE_URL_FILE": str(credentials / "db"),
-             "PAPERBOT_LOG_LEVEL": "DEBUG"}  # fmt: skip
+    files = {
+        "SLACK_BOT_TOKEN": "",
+        "SLACK_SIGNING_SECRET": "",
+        "SLACK_BOT_TOKEN_FILE": str(credentials / "token"),
+        "SLACK_SIGNING_SECRET_FILE": str(credentials / "signing"),
+        "PAPERBOT_DATABASE_URL_FILE": str(credentials / "db"),
+        "PAPERBOT_LOG_LEVEL": "DEBUG",
+    }
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack, **files) as served,
     ):
         await until_up(http, served)
-        body = command_body("/paper", "help", user="UFILES", channel="C1",
-                            response_url=slack.response_url())  # fmt: skip
+        body = command_body(
+            "/paper", "help", user="UFILES", channel="C1", response_url=slack.response_url()
+        )
         # Requests are checked with the signing secret from the file, not another.
         for secret, status in ((FILE_SECRET, 200), (SECRET, 401)):
-            async with http.post(f"{served.url}/slack/events", data=body,
-                                 headers=signed_headers(body, secret)) as response:  # fmt: skip
+            async with http.post(
+                f"{served.url}/slack/events", data=body, headers=signed_headers(body, secret)
+            ) as response:
                 assert response.status == status
     assert served.returncode == 0, served.stderr
     assert (tmp_path / "from-file.db").is_file()  # the store named by the URL's file
@@ -151,9 +177,11 @@ async def test_a_database_password_from_a_file_is_used_and_never_logged(
     if postgres_url.password:
         pytest.skip("the test server's URL has a password of its own")
     (tmp_path / "password").write_text(FILE_DB_PASSWORD + "\n")
-    env = {"PAPERBOT_DATABASE_URL": postgres_url.render_as_string(hide_password=False),
-           "PAPERBOT_DATABASE_PASSWORD_FILE": str(tmp_path / "password"),
-           "PAPERBOT_LOG_LEVEL": "DEBUG"}  # fmt: skip
+    env = {
+        "PAPERBOT_DATABASE_URL": postgres_url.render_as_string(hide_password=False),
+        "PAPERBOT_DATABASE_PASSWORD_FILE": str(tmp_path / "password"),
+        "PAPERBOT_LOG_LEVEL": "DEBUG",
+    }
     upgraded = paperbot("db", "upgrade", cwd=tmp_path, env=env)
     assert upgraded.returncode == 0, upgraded.stderr
     status = paperbot("status", "--json", cwd=tmp_path, env=env)
@@ -165,7 +193,7 @@ async def test_a_database_password_from_a_file_is_used_and_never_logged(
 async def test_serve_posts_the_summary_once_on_an_every_minute_schedule(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     assert paperbot("ingest", cwd=tmp_path).returncode == 0
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         schedule = {"PAPERBOT_DIGEST_CHANNEL": "CTEAM", "PAPERBOT_DIGEST_SCHEDULE": "* * * * *"}
         async with serving(tmp_path, slack, **schedule) as served:
             await slack.wait_for("chat.postMessage", 1, within=30)
@@ -181,17 +209,19 @@ async def test_serve_posts_the_summary_once_on_an_every_minute_schedule(tmp_path
 async def test_serve_logs_one_json_line_per_event_with_request_ids(tmp_path: Path) -> None:
     logging = {"PAPERBOT_LOG_FORMAT": "json", "PAPERBOT_LOG_LEVEL": "debug"}
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack, **logging) as served,
     ):
         await until_up(http, served)
-        body = command_body("/paper", "help", user="ULOGGED", channel="C1",
-                            response_url=slack.response_url())  # fmt: skip
+        body = command_body(
+            "/paper", "help", user="ULOGGED", channel="C1", response_url=slack.response_url()
+        )
         for secret, status in ((SECRET, 200), ("wrong", 401)):
             headers = signed_headers(body, secret)
-            async with http.post(f"{served.url}/slack/events", data=body,
-                                 headers=headers) as response:  # fmt: skip
+            async with http.post(
+                f"{served.url}/slack/events", data=body, headers=headers
+            ) as response:
                 assert response.status == status
     lines = [json.loads(line) for line in served.stderr.splitlines()]  # one object a line
     assert all({"time", "level", "logger", "id", "message"} <= line.keys() for line in lines)
@@ -205,13 +235,14 @@ async def test_serve_logs_one_json_line_per_event_with_request_ids(tmp_path: Pat
 
 def test_a_busy_port_is_one_line_and_nothing_starts(tmp_path: Path) -> None:
     """The port is bound before the store, the scheduler or its catch-up run begin."""
-    with socket.socket() as taken, LocalSlackThread() as slack_url:
+    with socket.socket() as taken, FakeSlackThread() as slack_url:
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
         due = {"PAPERBOT_DIGEST_CHANNEL": "CTEAM", "PAPERBOT_DIGEST_SCHEDULE": "* * * * *"}
-        result = paperbot("serve", "--port", str(port), cwd=tmp_path,
-                          env=serve_env(slack_url, **due))  # fmt: skip
+        result = paperbot(
+            "serve", "--port", str(port), cwd=tmp_path, env=serve_env(slack_url, **due)
+        )
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
         f"paperbot: port {port} is in use: stop what uses it, or choose another with --port"
@@ -240,13 +271,14 @@ def test_an_address_that_cannot_be_used_is_a_configuration_error(
 
 async def test_host_comes_from_the_environment_or_the_command_line(tmp_path: Path) -> None:
     """127.0.0.2 is a loopback address too: a bot bound there is not on 127.0.0.1."""
-    async with LocalSlack() as slack, aiohttp.ClientSession() as http:
+    async with FakeSlack() as slack, aiohttp.ClientSession() as http:
         async with serving(tmp_path, slack, host="127.0.0.2", PAPERBOT_HOST="127.0.0.2") as one:
             assert (await until_up(http, one)).status == 200
             with pytest.raises(aiohttp.ClientConnectionError):
                 await http.get(f"http://127.0.0.1:{one.port}/healthz")
-        async with serving(tmp_path, slack, "--host", "127.0.0.1",
-                           PAPERBOT_HOST="127.0.0.2") as two:  # fmt: skip
+        async with serving(
+            tmp_path, slack, "--host", "127.0.0.1", PAPERBOT_HOST="127.0.0.2"
+        ) as two:
             assert (await until_up(http, two)).status == 200
     assert f"serving on 127.0.0.2 port {one.port}" in one.stderr
     assert two.returncode == 0, two.stderr
@@ -254,24 +286,29 @@ async def test_host_comes_from_the_environment_or_the_command_line(tmp_path: Pat
 
 async def test_bodies_slack_never_sends_leave_warnings_and_no_traceback(tmp_path: Path) -> None:
     async with (
-        LocalSlack() as slack,
+        FakeSlack() as slack,
         aiohttp.ClientSession() as http,
         serving(tmp_path, slack) as served,
     ):
         await until_up(http, served)
-        for body, secret, status in (("payload=x", None, 401), ("payload=x", SECRET, 400),
-                                     ("{not json", SECRET, 400)):  # fmt: skip
+        for body, secret, status in (
+            ("payload=x", None, 401),
+            ("payload=x", SECRET, 400),
+            ("{not json", SECRET, 400),
+        ):
             headers = signed_headers(body, secret) if secret else {}
-            async with http.post(f"{served.url}/slack/events", data=body.encode(),
-                                 headers=headers) as response:  # fmt: skip
+            async with http.post(
+                f"{served.url}/slack/events", data=body.encode(), headers=headers
+            ) as response:
                 assert response.status == status
     assert served.returncode == 0, served.stderr
     assert "Traceback" not in served.stderr and " ERROR " not in served.stderr
     warned = [line for line in served.stderr.splitlines() if " WARNING bot.server " in line]
     assert [line.split(" r-")[1].split()[1:4] for line in warned] == [
-        ["POST", "/slack/events", "401"], ["POST", "/slack/events", "400"],
+        ["POST", "/slack/events", "401"],
         ["POST", "/slack/events", "400"],
-    ]  # fmt: skip
+        ["POST", "/slack/events", "400"],
+    ]
 
 
 async def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path) -> None:
@@ -280,7 +317,7 @@ async def test_serve_tells_systemd_it_is_ready_alive_and_stopping(tmp_path: Path
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
         systemd.bind(address)
         async with (
-            LocalSlack() as slack,
+            FakeSlack() as slack,
             aiohttp.ClientSession() as http,
             serving(tmp_path, slack, NOTIFY_SOCKET=address) as served,
         ):

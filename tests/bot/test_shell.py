@@ -19,20 +19,39 @@ from tests.cli.helpers import PAPERBOT, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 EVERY_COMMAND = [
-    "/paper", "/paper help", "/paper GAPO", "/paper 2609.35259", "/paper 强化学习",
-    "/paper streaming video", "/paper nothing-like-this", "/paper " + "x" * 400,
-    "/claims", "/claims AUROC", "/claims 延迟", "/claims 模型", "/claims 0.886 paper:GAPO",
-    "/claims paper:Hunyuan-A13B", "/claims AUROC since:nope", "/claims 😀",
-    "/digest", "/digest help", "/digest post", "/reingest help", "/reingest",
-]  # fmt: skip
+    "/paper",
+    "/paper help",
+    "/paper GAPO",
+    "/paper 2609.35259",
+    "/paper 强化学习",
+    "/paper streaming video",
+    "/paper nothing-like-this",
+    "/paper " + "x" * 400,
+    "/claims",
+    "/claims AUROC",
+    "/claims 延迟",
+    "/claims 模型",
+    "/claims 0.886 paper:GAPO",
+    "/claims paper:Hunyuan-A13B",
+    "/claims AUROC since:nope",
+    "/claims 😀",
+    "/digest",
+    "/digest help",
+    "/digest post",
+    "/reingest help",
+    "/reingest",
+]
 
 
 @pytest.mark.parametrize("line", EVERY_COMMAND)
 async def test_every_reply_on_the_seeds_stays_within_slack_limits(
     seeded_url: URL, tmp_path: Path, line: str
 ) -> None:
-    env = {"PAPERBOT_DATABASE_URL": seeded_url.render_as_string(hide_password=False),
-           "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": str(tmp_path / "index")}  # fmt: skip
+    env = {
+        "PAPERBOT_DATABASE_URL": seeded_url.render_as_string(hide_password=False),
+        "PAPERBOT_EMBEDDER": "hash",
+        "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
+    }
     async with offline_bot(load_settings(env, dotenv_path=tmp_path / "none")) as bot:
         sent = await bot.ask(line, user="UMEMBER", channel="CLOCAL")
     assert sent
@@ -102,8 +121,16 @@ def test_ask_an_unknown_command_exits_2(workdir: Path) -> None:
 def test_the_shell_answers_help_then_a_command(workdir: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
     typed = "help\n/paper GAPO\nquit\n"
-    result = subprocess.run([PAPERBOT, "shell"], input=typed, cwd=workdir, env=env,
-                            capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    result = subprocess.run(
+        [PAPERBOT, "shell"],
+        input=typed,
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     listed = result.stdout.split("Slash commands", 1)[1]
     for command in COMMANDS:

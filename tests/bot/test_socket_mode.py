@@ -10,11 +10,11 @@ from urllib.parse import parse_qsl
 from sqlalchemy.engine import URL
 
 from bot import logs
-from bot.local_slack import LocalSlack
 from bot.server import running
 from bot.shell import command_body
 from bot.text_view import as_text
 from tests.bot.conftest import bot_settings
+from tests.fake_slack import FakeSlack
 
 APP_TOKEN = "xapp-1-test-app-token-77f1"
 
@@ -23,21 +23,33 @@ async def test_socket_mode_answers_commands_and_events(seeded_url: URL, tmp_path
     lines = io.StringIO()
     requests = logs.handler("text", [], lines)
     logging.getLogger("bot.app").addHandler(requests)
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         settings = bot_settings(seeded_url, slack, tmp_path, SLACK_APP_TOKEN=APP_TOKEN)
         async with running(settings, host="127.0.0.1", port=0, socket_mode=True):
-            body = command_body("/paper", "GAPO", user="UMEMBER1", channel="CPAPERS",
-                                response_url=slack.response_url())  # fmt: skip
+            body = command_body(
+                "/paper",
+                "GAPO",
+                user="UMEMBER1",
+                channel="CPAPERS",
+                response_url=slack.response_url(),
+            )
             ack = await slack.push("slash_commands", dict(parse_qsl(body)))
             await slack.push("slash_commands", dict(parse_qsl(body)))
             event = {
-                "type": "event_callback", "team_id": "T0LOCAL", "api_app_id": "A0LOCAL",
-                "event_id": "Ev1", "event_time": 1, "event": {
-                    "type": "link_shared", "channel": "CPAPERS", "user": "UMEMBER1",
-                    "message_ts": "1700000000.000200", "is_bot_user_member": True,
+                "type": "event_callback",
+                "team_id": "T0LOCAL",
+                "api_app_id": "A0LOCAL",
+                "event_id": "Ev1",
+                "event_time": 1,
+                "event": {
+                    "type": "link_shared",
+                    "channel": "CPAPERS",
+                    "user": "UMEMBER1",
+                    "message_ts": "1700000000.000200",
+                    "is_bot_user_member": True,
                     "links": [{"domain": "arxiv.org", "url": "https://arxiv.org/abs/2609.35259"}],
                 },
-            }  # fmt: skip
+            }
             await slack.push("events_api", event)
             unfurl = (await slack.wait_for("chat.unfurl", 1, within=10))[0]
     logging.getLogger("bot.app").removeHandler(requests)

@@ -74,8 +74,9 @@ async def test_bad_subscriptions_get_a_sentence_and_store_nothing(
 
 
 async def test_an_admin_subscribes_a_channel_with_its_own_time(bot: Bot) -> None:
-    text = await said(bot, "/paper subscribe channel at:08:30 LLM agents", user=ADMIN,
-                      channel="CTEAM3")  # fmt: skip
+    text = await said(
+        bot, "/paper subscribe channel at:08:30 LLM agents", user=ADMIN, channel="CTEAM3"
+    )
     assert text.startswith("Following “LLM agents”: this channel gets new papers")
     assert "“LLM agents” · for #CTEAM3 at 08:30" in text
     (told,) = bot.slack.called("chat.postMessage")  # the channel learns it, and who did it
@@ -108,10 +109,13 @@ async def test_the_bot_sends_a_subscriber_one_direct_message(
     """Subscribe over HTTP; new papers arrive; the bot's own scheduler sends the message."""
     first = await start_bot(await seeded_copy(database_url), PAPERBOT_SUBSCRIPTION_TIME="00:00")
     await first.command("/paper subscribe AUROC", user="UDM1")
-    new = huggingface_digest("2026-12-02", [
-        Entry("2612.00001", "Calibrated Judges", abstract="An AUROC of 0.91 on held-out data."),
-        Entry("2612.00002", "Faster Tokenizers", abstract="Tokenization is 3.1x faster."),
-    ])  # fmt: skip
+    new = huggingface_digest(
+        "2026-12-02",
+        [
+            Entry("2612.00001", "Calibrated Judges", abstract="An AUROC of 0.91 on held-out data."),
+            Entry("2612.00002", "Faster Tokenizers", abstract="Tokenization is 3.1x faster."),
+        ],
+    )
     async with db.open_engine(database_url) as engine:
         await ingest(db.session_factory(engine), [write(tmp_path / "new" / "today.txt", new)])
     await start_bot(database_url, PAPERBOT_SUBSCRIPTION_TIME="00:00")  # a restart, or a replica

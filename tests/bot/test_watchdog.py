@@ -36,8 +36,9 @@ asyncio.run(main())
 def start(tmp_path: Path, body: str) -> subprocess.Popen[str]:
     program = tmp_path / "program.py"
     program.write_text(PROGRAM.format(body=textwrap.indent(textwrap.dedent(body), " " * 8)))
-    return subprocess.Popen([sys.executable, str(program)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, str(program)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def test_a_blocked_loop_ends_the_process_naming_the_blocking_code(tmp_path: Path) -> None:

@@ -37,16 +37,16 @@ def paperbot(
     return result
 
 
-class LocalSlackThread:
-    """A LocalSlack on its own thread and loop, for tests that run the CLI as a process."""
+class FakeSlackThread:
+    """A FakeSlack on its own thread and loop, for tests that run the CLI as a process."""
 
     def __enter__(self) -> str:
         import asyncio
         import threading
 
-        from bot.local_slack import LocalSlack
+        from tests.fake_slack import FakeSlack
 
-        self.slack = LocalSlack()
+        self.slack = FakeSlack()
         self.loop = asyncio.new_event_loop()
         started = threading.Event()
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL
 
-from tests.cli.helpers import PAPERBOT, STDERR, LocalSlackThread, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
@@ -114,7 +114,7 @@ def test_digest_preview_then_post_then_nothing_new(tmp_path: Path) -> None:
     assert no_channel.returncode == 2
     assert "PAPERBOT_DIGEST_CHANNEL" in no_channel.stderr
 
-    with LocalSlackThread() as slack_url:
+    with FakeSlackThread() as slack_url:
         env = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack_url}
         posted = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path, env=env)
         again = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path, env=env)
@@ -143,8 +143,13 @@ def test_a_file_over_the_size_limit_fails_with_one_line_without_being_read(
     env["PAPERBOT_EMBEDDER"] = "hash"
     result = subprocess.run(
         [sys.executable, "-c", measured, str(peak), PAPERBOT, "ingest", "digests", "--json"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     out, err = result.stdout, result.stderr
     STDERR.append(err)
 
@@ -213,8 +218,11 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
     assert "line 35: claim 5 should start '5. ', found '5、'; read as claim 5" in status.stdout
 
 
-def test_status_creates_no_database(tmp_path: Path) -> None:
-    result = paperbot("status", cwd=tmp_path)
+@pytest.mark.parametrize(
+    "command", [("status",), ("export",), ("export", "--saved", "U1", "--bibtex")]
+)
+def test_reading_commands_create_no_database(tmp_path: Path, command: tuple[str, ...]) -> None:
+    result = paperbot(*command, cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith("paperbot: no database at var/paperbot.db")
     assert not (tmp_path / "var").exists()
@@ -224,8 +232,15 @@ def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     assert paperbot("ingest", cwd=tmp_path).returncode == 0
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
-    exporting = subprocess.run(f"{PAPERBOT} export | head -1", shell=True, cwd=tmp_path,
-                               env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    exporting = subprocess.run(
+        f"{PAPERBOT} export | head -1",
+        shell=True,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert exporting.stdout.count("\n") == 1
     assert exporting.stderr == ""
 
@@ -270,8 +285,13 @@ def test_an_unknown_embedder_is_a_usage_error(tmp_path: Path) -> None:
         "paperbot: PAPERBOT_EMBEDDER=nowhere.at_all:make cannot be loaded"
     )
     slack = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "secret"}
-    served = paperbot("serve", "--port", str(free_port()), cwd=tmp_path,
-                      env=slack | {"PAPERBOT_EMBEDDER": "nowhere.at_all:make"})  # fmt: skip
+    served = paperbot(
+        "serve",
+        "--port",
+        str(free_port()),
+        cwd=tmp_path,
+        env=slack | {"PAPERBOT_EMBEDDER": "nowhere.at_all:make"},
+    )
     assert served.returncode == 2
     assert served.stderr.splitlines()[-1].startswith(
         "paperbot: PAPERBOT_EMBEDDER=nowhere.at_all:make cannot be loaded"
@@ -293,9 +313,15 @@ def test_a_terminal_sees_the_progress_bars_and_stdout_stays_the_same(tmp_path: P
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
     try:
         result = subprocess.run(
-            [PAPERBOT, "ingest", "--json"], cwd=tmp_path, env=env | {"PAPERBOT_EMBEDDER": "hash"},
-            stdout=subprocess.PIPE, stderr=terminal, text=True, timeout=60, check=False,
-        )  # fmt: skip
+            [PAPERBOT, "ingest", "--json"],
+            cwd=tmp_path,
+            env=env | {"PAPERBOT_EMBEDDER": "hash"},
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         os.close(terminal)
         shown = b""
         with contextlib.suppress(OSError):  # the terminal's end reads EIO once drained

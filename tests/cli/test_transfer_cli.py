@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from sqlalchemy.engine import URL
 from storage import db
 from storage.models import Base
 from storage.transfer import NOT_EXPORTED
-from tests.cli.helpers import LocalSlackThread, paperbot
+from tests.cli.helpers import FakeSlackThread, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
@@ -49,10 +50,11 @@ async def test_a_moved_store_is_the_same_store(move: tuple[URL, URL], tmp_path: 
     source, target = move
     shutil.copytree(SEEDS, tmp_path / "seeds")
     assert paperbot("ingest", cwd=tmp_path, env=env_for(source)).returncode == 0
-    with LocalSlackThread() as slack_url:
+    with FakeSlackThread() as slack_url:
         slack = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack_url}
-        posted = paperbot("digest", "--post", "--channel", "CTEAM", cwd=tmp_path,
-                          env=env_for(source, **slack))  # fmt: skip
+        posted = paperbot(
+            "digest", "--post", "--channel", "CTEAM", cwd=tmp_path, env=env_for(source, **slack)
+        )
     assert posted.returncode == 0, posted.stderr
 
     exported = paperbot("export", "store.jsonl", cwd=tmp_path, env=env_for(source))
@@ -70,11 +72,14 @@ async def test_a_moved_store_is_the_same_store(move: tuple[URL, URL], tmp_path: 
         on_source = paperbot("ask", command, cwd=tmp_path, env=env_for(source))
         on_target = paperbot("ask", command, cwd=tmp_path, env=env_for(target))
         assert on_target.stdout == on_source.stdout and "No " not in on_target.stdout
-    preview = paperbot("digest", "--preview", "--channel", "CTEAM", cwd=tmp_path,
-                       env=env_for(target))  # fmt: skip
+    preview = paperbot(
+        "digest", "--preview", "--channel", "CTEAM", cwd=tmp_path, env=env_for(target)
+    )
     assert preview.stdout.strip() == "Nothing new since the last summary."
-    new = write(tmp_path / "more" / "new.txt",
-                huggingface_digest("2026-10-05", [Entry("2610.55555", "Fresh Paper")]))  # fmt: skip
+    new = write(
+        tmp_path / "more" / "new.txt",
+        huggingface_digest("2026-10-05", [Entry("2610.55555", "Fresh Paper")]),
+    )
     added = paperbot("ingest", str(new), "--json", cwd=tmp_path, env=env_for(target))
     assert added.returncode == 0, added.stderr
     assert json.loads(added.stdout)["papers"] == {"new": 1, "updated": 0}
@@ -114,25 +119,40 @@ def broken_exports(good: str) -> dict[str, tuple[str | bytes, str]]:
     nested["row"]["path"] = json.loads("[" * 500 + "]" * 500)
     return {
         "not UTF-8": (latin1.encode("latin-1", errors="replace"), "line 4: not UTF-8 text"),
-        "deeply nested": ("\n".join([*lines[:2], "[" * 100_000 + "]" * 100_000]),
-                          "line 3: JSON nested too deeply"),
-        "deeply nested value": ("\n".join([lines[0], json.dumps(nested)]),
-                                "line 2: JSON nested too deeply"),
+        "deeply nested": (
+            "\n".join([*lines[:2], "[" * 100_000 + "]" * 100_000]),
+            "line 3: JSON nested too deeply",
+        ),
+        "deeply nested value": (
+            "\n".join([lines[0], json.dumps(nested)]),
+            "line 2: JSON nested too deeply",
+        ),
         "cut mid-line": ("\n".join(lines[:40]) + "\n" + lines[40][:30], "line 41: not JSON"),
         "a digest file": (next(SEEDS.glob("*.txt")).read_text(), "line 1: not a paperbot export"),
         "empty": ("", "line 1: not a paperbot export"),
         "other schema": ("\n".join([other_schema, *lines[1:]]), "line 1: the export is of schema"),
-        "unknown table": ("\n".join([*lines[:5], '{"table": "users", "row": {}}']),
-                          "line 6: not a row of a paperbot table"),
+        "unknown table": (
+            "\n".join([*lines[:5], '{"table": "users", "row": {}}']),
+            "line 6: not a row of a paperbot table",
+        ),
         "bad date": ("\n".join([lines[0], bad_date]), "line 2: Invalid isoformat"),
-    }  # fmt: skip
+    }
 
 
 @pytest.mark.parametrize(
     "case",
-    ["cut mid-line", "a digest file", "empty", "other schema", "unknown table", "bad date",
-     "not UTF-8", "deeply nested", "deeply nested value"],
-)  # fmt: skip
+    [
+        "cut mid-line",
+        "a digest file",
+        "empty",
+        "other schema",
+        "unknown table",
+        "bad date",
+        "not UTF-8",
+        "deeply nested",
+        "deeply nested value",
+    ],
+)
 def test_a_broken_export_is_refused_and_nothing_is_imported(
     case: str, export_file: Path, database_url: URL, tmp_path: Path
 ) -> None:
@@ -165,8 +185,11 @@ def test_import_into_a_store_that_holds_data_is_refused(
 def test_missing_file_and_unmigrated_store_say_what_is_wrong(tmp_path: Path) -> None:
     missing = paperbot("import", "nope.jsonl", cwd=tmp_path)
     assert (missing.returncode, missing.stderr.strip()) == (
-        2, "paperbot: cannot open nope.jsonl: No such file or directory",
-    )  # fmt: skip
+        2,
+        "paperbot: cannot open nope.jsonl: No such file or directory",
+    )
+    (tmp_path / "var").mkdir()
+    sqlite3.connect(tmp_path / "var" / "paperbot.db").close()  # a store with no schema yet
     unmigrated = paperbot("export", cwd=tmp_path)
     assert unmigrated.returncode == 2
     assert "run `paperbot db upgrade`" in unmigrated.stderr

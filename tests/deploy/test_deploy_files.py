@@ -179,8 +179,10 @@ def test_the_image_installs_the_runtime_lock_with_hashes_and_resolves_nothing_el
 
 def test_the_image_environment_is_valid_configuration() -> None:
     env = env_of(final_stage())
-    settings = load_settings({k: v for k, v in env.items() if k.startswith("PAPERBOT_")},
-                             dotenv_path=Path("/nonexistent"))  # fmt: skip
+    settings = load_settings(
+        {k: v for k, v in env.items() if k.startswith("PAPERBOT_")},
+        dotenv_path=Path("/nonexistent"),
+    )
     assert settings.port == 3000
     assert instructions("EXPOSE") == [str(settings.port)]
     assert settings.database_url.database == "/data/paperbot.db"
@@ -195,11 +197,14 @@ async def test_the_health_check_passes_on_a_serving_bot_and_fails_without_one(
     command = json.loads(check.split(" CMD ", 1)[1])
     assert command[0] == "python"
     settings = load_settings(
-        {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/p.db",
-         "SLACK_BOT_TOKEN": "xoxb-test-health", "SLACK_SIGNING_SECRET": "health-check-secret",
-         "PAPERBOT_INGEST_SCHEDULE": ""},
+        {
+            "PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/p.db",
+            "SLACK_BOT_TOKEN": "xoxb-test-health",
+            "SLACK_SIGNING_SECRET": "health-check-secret",
+            "PAPERBOT_INGEST_SCHEDULE": "",
+        },
         dotenv_path=tmp_path / "none",
-    )  # fmt: skip
+    )
     async with running(settings, host="127.0.0.1", port=0) as port:
         healthy = await run_check(command, port)
     assert healthy == 0
@@ -208,9 +213,12 @@ async def test_the_health_check_passes_on_a_serving_bot_and_fails_without_one(
 
 async def run_check(command: list[str], port: int) -> int:
     child = await asyncio.create_subprocess_exec(
-        sys.executable, *command[1:], env=os.environ | {"PAPERBOT_PORT": str(port)},
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
+        sys.executable,
+        *command[1:],
+        env=os.environ | {"PAPERBOT_PORT": str(port)},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
     return await asyncio.wait_for(child.wait(), 30)
 
 
@@ -410,22 +418,33 @@ def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> N
                 copy(ROOT / name, source / name)
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert built.returncode == 0, built.stderr
     site = tmp_path / "site"
     with zipfile.ZipFile(next(tmp_path.glob("paperbot-*.whl"))) as wheel:
         wheel.extractall(site)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
-    env |= {"PYTHONPATH": str(site), "PAPERBOT_DIGEST_DIR": str(ROOT / "seeds"),
-            # The stand-in embeds: tests/storage/test_meaning_model.py runs the real model.
-            "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": "none"}  # fmt: skip
-    run = [sys.executable, "-c", "import sys, bot.cli; assert bot.cli.__file__.startswith("
-           f"{str(site)!r}); sys.argv[0] = 'paperbot'; bot.cli.main()"]  # fmt: skip
+    env |= {
+        "PYTHONPATH": str(site),
+        "PAPERBOT_DIGEST_DIR": str(ROOT / "seeds"),
+        # The stand-in embeds: tests/storage/test_meaning_model.py runs the real model.
+        "PAPERBOT_EMBEDDER": "hash",
+        "PAPERBOT_INDEX_DIR": "none",
+    }
+    run = [
+        sys.executable,
+        "-c",
+        "import sys, bot.cli; assert bot.cli.__file__.startswith("
+        f"{str(site)!r}); sys.argv[0] = 'paperbot'; bot.cli.main()",
+    ]
     work = tmp_path / "work"
     work.mkdir()
-    ingest = subprocess.run([*run, "ingest", "--json"], cwd=work, env=env, capture_output=True,
-                            text=True, check=False)  # fmt: skip
+    ingest = subprocess.run(
+        [*run, "ingest", "--json"], cwd=work, env=env, capture_output=True, text=True, check=False
+    )
     assert ingest.returncode == 0, ingest.stderr
     assert json.loads(ingest.stdout)["papers"]["new"] == 36
     assert (work / "var" / "paperbot.db").is_file()

@@ -131,8 +131,10 @@ def test_the_environment_running_the_tests_is_the_lock() -> None:
         if installed not in {p.version for p in pins}:
             off.append(f"{name} {installed}")
     if off:
-        pytest.fail(f"installed versions differ from requirements/dev.lock: {off} (make install)",
-                    pytrace=False)  # fmt: skip
+        pytest.fail(
+            f"installed versions differ from requirements/dev.lock: {off} (make install)",
+            pytrace=False,
+        )
 
 
 def test_the_locks_say_how_to_refresh_them() -> None:
@@ -153,8 +155,9 @@ def edited(change: str) -> tuple[dict[str, Any], str]:
     elif change == "range moved past the pin":
         deps[:] = [("rapidfuzz>=99" if d.startswith("rapidfuzz") else d) for d in deps]
     elif change == "hash removed":
-        lock = re.sub(r"(?m)^(rapidfuzz==\S+) \\\n(\s+--hash=\S+ \\\n)*\s+--hash=\S+\n", r"\1\n",
-                      lock)  # fmt: skip
+        lock = re.sub(
+            r"(?m)^(rapidfuzz==\S+) \\\n(\s+--hash=\S+ \\\n)*\s+--hash=\S+\n", r"\1\n", lock
+        )
     return project, lock
 
 

@@ -6,15 +6,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from jobs.ingest import ingest
 from storage import db
+from storage.db import Sessions
 from tests.digests import SEEDS
 
 
 @pytest.fixture
-def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+def sessions(engine: AsyncEngine) -> Sessions:
     """An empty store."""
     return db.session_factory(engine)
 
@@ -28,7 +29,7 @@ def seeds(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def seeded(engine: AsyncEngine, seeds: Path) -> async_sessionmaker[AsyncSession]:
+async def seeded(engine: AsyncEngine, seeds: Path) -> Sessions:
     """A store with the seeds ingested."""
     sessions = db.session_factory(engine)
     await ingest(sessions, [seeds])

@@ -6,10 +6,10 @@ import shutil
 from pathlib import Path
 
 from sqlalchemy import func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.ingest import ingest
 from jobs.parser import decode_digest, parse_digest
+from storage.db import Sessions
 from storage.models import Claim, Document, Paper, PaperDocument
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
@@ -17,18 +17,18 @@ DEEP_READS = "004_ee791cd1952f5dee.txt"
 SPLIT_AT = "非实时。 从审稿角度看"
 
 
-async def papers_by_key(sessions: async_sessionmaker[AsyncSession]) -> dict[str, int]:
+async def papers_by_key(sessions: Sessions) -> dict[str, int]:
     async with sessions() as session:
         return dict((await session.execute(select(Paper.key, Paper.id))).all())
 
 
-async def review_claims(sessions: async_sessionmaker[AsyncSession]) -> int:
+async def review_claims(sessions: Sessions) -> int:
     async with sessions() as session:
         query = select(func.count()).select_from(Claim).where(Claim.source == "review")
         return (await session.execute(query)).scalar_one()
 
 
-async def paper_named(sessions: async_sessionmaker[AsyncSession], name: str) -> Paper:
+async def paper_named(sessions: Sessions, name: str) -> Paper:
     async with sessions() as session:
         return (await session.execute(select(Paper).where(Paper.name == name))).scalar_one()
 
@@ -39,9 +39,7 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-async def ingest_edited(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path, old: str, new: str
-) -> dict[str, int]:
+async def ingest_edited(sessions: Sessions, seeds: Path, old: str, new: str) -> dict[str, int]:
     """Ingest the seeds, edit the deep-read file, ingest again: the papers updated in place."""
     await ingest(sessions, [seeds])
     before = await papers_by_key(sessions)
@@ -55,7 +53,7 @@ async def ingest_edited(
 
 
 async def test_a_split_limitations_paragraph_moves_nothing_into_the_next_paper(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     papers = await ingest_edited(sessions, seeds, SPLIT_AT, "非实时。\n\n 从审稿角度看")
 
@@ -75,7 +73,7 @@ async def test_a_split_limitations_paragraph_moves_nothing_into_the_next_paper(
 
 
 async def test_a_space_in_the_positioning_or_the_first_quote_keeps_the_paper(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest_edited(sessions, seeds, "本文提出 ENEAS（", "本文提出  ENEAS （")
     edit(seeds / DEEP_READS, "As detailed in Table 1 ,", "As detailed in Table 1,")
@@ -84,9 +82,7 @@ async def test_a_space_in_the_positioning_or_the_first_quote_keeps_the_paper(
     assert len(await papers_by_key(sessions)) == 36
 
 
-async def test_a_reworded_sentence_keeps_the_paper(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
-) -> None:
+async def test_a_reworded_sentence_keeps_the_paper(sessions: Sessions, seeds: Path) -> None:
     # The old key's text (the positioning) and the new key's (the first quote) both reworded.
     await ingest_edited(
         sessions, seeds, "一个统一的文本可提示分割方法", "一种统一的、可用文本提示的分割方法"
@@ -106,7 +102,7 @@ async def test_a_reworded_sentence_keeps_the_paper(
 
 
 async def test_another_file_name_or_a_second_file_keeps_one_row_per_paper(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds])
     before = await papers_by_key(sessions)
@@ -136,7 +132,7 @@ async def test_another_file_name_or_a_second_file_keeps_one_row_per_paper(
 
 
 async def test_a_store_keyed_by_the_first_parser_is_mapped_onto_the_new_keys(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds])
     before = await papers_by_key(sessions)
@@ -161,7 +157,7 @@ async def test_a_store_keyed_by_the_first_parser_is_mapped_onto_the_new_keys(
 
 
 async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_listing(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     entries = [
         Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall by 4%."),
@@ -186,7 +182,7 @@ async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_list
 
 
 async def test_a_listing_without_arxiv_lines_is_matched_by_title_when_the_abstract_changed(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+    sessions: Sessions, tmp_path: Path
 ) -> None:
     early = [Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall.")]
     listing = huggingface_digest("2026-10-04", early)

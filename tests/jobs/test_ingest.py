@@ -9,16 +9,17 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from jobs.ingest import MB, FileTooLarge, ingest, read_digest
 from storage import db, loading
+from storage.db import Sessions
 from storage.models import Base, Claim, Document, IngestRun, Paper, PaperDocument
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
 @pytest.fixture
-def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+def sessions(engine: AsyncEngine) -> Sessions:
     return db.session_factory(engine)
 
 
@@ -34,7 +35,7 @@ def seeds(folder: Path) -> Path:
     return folder
 
 
-async def snapshot(sessions: async_sessionmaker[AsyncSession]) -> dict[str, list[Any]]:
+async def snapshot(sessions: Sessions) -> dict[str, list[Any]]:
     """Every row of every table except the run log: what 'the store' holds."""
     tables: dict[str, list[Any]] = {}
     async with sessions() as session:
@@ -50,7 +51,7 @@ def without_documents(tables: dict[str, list[Any]]) -> dict[str, list[Any]]:
     return {name: rows for name, rows in tables.items() if name != "documents"}
 
 
-async def count(sessions: async_sessionmaker[AsyncSession], *criteria: Any) -> int:
+async def count(sessions: Sessions, *criteria: Any) -> int:
     async with sessions() as session:
         query = select(func.count()).select_from(Paper)
         for criterion in criteria:
@@ -58,9 +59,7 @@ async def count(sessions: async_sessionmaker[AsyncSession], *criteria: Any) -> i
         return (await session.execute(query)).scalar_one()
 
 
-async def test_seeds_give_36_papers_and_133_claims(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
-) -> None:
+async def test_seeds_give_36_papers_and_133_claims(sessions: Sessions, seeds: Path) -> None:
     report = await ingest(sessions, [seeds])
 
     assert report.as_json() == {
@@ -88,7 +87,7 @@ async def test_seeds_give_36_papers_and_133_claims(
 
 
 async def test_a_second_run_changes_nothing_and_force_keeps_keys(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds])
     before = await snapshot(sessions)
@@ -105,7 +104,7 @@ async def test_a_second_run_changes_nothing_and_force_keeps_keys(
 
 
 async def test_every_run_is_recorded_with_its_trigger_and_counts(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds], trigger="slack", triggered_by="U123")
     async with sessions() as session:
@@ -115,12 +114,14 @@ async def test_every_run_is_recorded_with_its_trigger_and_counts(
     assert run.finished_at is not None and run.finished_at >= run.started_at
 
 
-async def test_a_changed_file_updates_its_papers_in_place(
-    sessions: async_sessionmaker[AsyncSession], folder: Path
-) -> None:
+async def test_a_changed_file_updates_its_papers_in_place(sessions: Sessions, folder: Path) -> None:
     day = folder / "day.txt"
-    write(day, huggingface_digest("2026-10-04", [Entry("2610.00001", "Alpha"),
-                                                 Entry("2610.00002", "Beta")]))  # fmt: skip
+    write(
+        day,
+        huggingface_digest(
+            "2026-10-04", [Entry("2610.00001", "Alpha"), Entry("2610.00002", "Beta")]
+        ),
+    )
     await ingest(sessions, [day])
     async with sessions() as session:
         alpha = (
@@ -137,9 +138,14 @@ async def test_a_changed_file_updates_its_papers_in_place(
         revised = (
             await session.execute(select(Paper).where(Paper.key == "arxiv:2610.00001"))
         ).scalar_one()
-        beta_links = (await session.execute(
-            select(func.count()).select_from(PaperDocument).join(Paper)
-            .where(Paper.key == "arxiv:2610.00002"))).scalar_one()  # fmt: skip
+        beta_links = (
+            await session.execute(
+                select(func.count())
+                .select_from(PaperDocument)
+                .join(Paper)
+                .where(Paper.key == "arxiv:2610.00002")
+            )
+        ).scalar_one()
     assert revised.title == "Alpha, revised"
     assert (revised.id, revised.first_ingested_at) == (alpha.id, alpha.first_ingested_at)
     # Beta left the file: it stays in the store, no longer linked to that file.
@@ -148,7 +154,7 @@ async def test_a_changed_file_updates_its_papers_in_place(
 
 
 async def test_the_same_arxiv_paper_in_two_files_is_one_paper_with_two_sources(
-    sessions: async_sessionmaker[AsyncSession], folder: Path
+    sessions: Sessions, folder: Path
 ) -> None:
     write(folder / "a.txt", huggingface_digest("2026-10-04", [Entry("2609.35259", "Same")]))
     write(folder / "b.txt", huggingface_digest("2026-10-05", [Entry("2609.35259v2", "Same")]))
@@ -165,18 +171,18 @@ async def test_the_same_arxiv_paper_in_two_files_is_one_paper_with_two_sources(
     assert sources == 2
 
 
-async def test_one_bad_file_never_blocks_the_others(
-    sessions: async_sessionmaker[AsyncSession], folder: Path
-) -> None:
+async def test_one_bad_file_never_blocks_the_others(sessions: Sessions, folder: Path) -> None:
     write(folder / "a_bad.txt", "2026-13-01\n\n本文提出 X。\n")
     write(folder / "b_good.txt", huggingface_digest("2026-10-04", [Entry("2610.00001", "A")]))
     report = await ingest(sessions, [folder])
 
     assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
-    assert report.errors == [{
-        "path": str(folder / "a_bad.txt"),
-        "error": "line 1: '2026-13-01' is not a valid date",
-    }]  # fmt: skip
+    assert report.errors == [
+        {
+            "path": str(folder / "a_bad.txt"),
+            "error": "line 1: '2026-13-01' is not a valid date",
+        }
+    ]
     assert await count(sessions) == 1
     async with sessions() as session:
         run = (await session.execute(select(IngestRun))).scalar_one()
@@ -185,7 +191,7 @@ async def test_one_bad_file_never_blocks_the_others(
 
 
 async def test_a_file_that_stops_parsing_keeps_what_it_stored_before(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds])
     before = await snapshot(sessions)
@@ -211,7 +217,7 @@ async def test_a_file_that_stops_parsing_keeps_what_it_stored_before(
 
 
 async def test_a_crash_mid_file_leaves_the_store_as_it_was(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path, monkeypatch: pytest.MonkeyPatch
+    sessions: Sessions, seeds: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await ingest(sessions, [seeds / "000_e3eab0f621521816.txt"])
     before = await snapshot(sessions)
@@ -228,17 +234,13 @@ async def test_a_crash_mid_file_leaves_the_store_as_it_was(
     assert await snapshot(sessions) == before
 
 
-async def test_missing_and_unreadable_paths_are_reported(
-    sessions: async_sessionmaker[AsyncSession], folder: Path
-) -> None:
+async def test_missing_and_unreadable_paths_are_reported(sessions: Sessions, folder: Path) -> None:
     report = await ingest(sessions, [folder / "nowhere"])
     assert report.errors == [{"path": str(folder / "nowhere"), "error": "no such file or folder"}]
     assert report.documents["failed"] == 1
 
 
-async def test_hidden_files_in_a_folder_are_ignored(
-    sessions: async_sessionmaker[AsyncSession], folder: Path
-) -> None:
+async def test_hidden_files_in_a_folder_are_ignored(sessions: Sessions, folder: Path) -> None:
     write(folder / ".partial.txt", "half a file")
     write(folder / ".git" / "HEAD", "ref: refs/heads/main")
     write(folder / "day.txt", huggingface_digest("2026-10-04", [Entry("2610.00001", "A")]))
@@ -271,22 +273,24 @@ def sparse(path: Path, size: int) -> Path:
 
 
 async def test_a_file_over_the_size_limit_fails_with_one_line_and_the_others_load(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     huge = sparse(seeds / "huge.txt", 200 * MB)
 
     report = await ingest(sessions, [seeds])
 
     assert report.documents == {"new": 3, "changed": 0, "unchanged": 0, "failed": 1}
-    assert report.errors == [{
-        "path": str(huge),
-        "error": "file is 200 MB; the limit is 50 MB (PAPERBOT_MAX_FILE_MB)",
-    }]  # fmt: skip
+    assert report.errors == [
+        {
+            "path": str(huge),
+            "error": "file is 200 MB; the limit is 50 MB (PAPERBOT_MAX_FILE_MB)",
+        }
+    ]
     assert await count(sessions) == 36
 
 
 async def test_the_size_limit_takes_decimals_and_a_file_at_the_limit_loads(
-    sessions: async_sessionmaker[AsyncSession], folder: Path
+    sessions: Sessions, folder: Path
 ) -> None:
     text = huggingface_digest("2026-10-04", [Entry("2610.00001", "A")])
     limit_mb = 0.01  # 10,485 bytes
@@ -296,14 +300,16 @@ async def test_the_size_limit_takes_decimals_and_a_file_at_the_limit_loads(
     report = await ingest(sessions, [folder], max_file_mb=limit_mb)
 
     assert report.documents == {"new": 1, "changed": 0, "unchanged": 0, "failed": 1}
-    assert report.errors == [{
-        "path": str(over),
-        "error": "file is 0.02 MB; the limit is 0.01 MB (PAPERBOT_MAX_FILE_MB)",
-    }]  # fmt: skip
+    assert report.errors == [
+        {
+            "path": str(over),
+            "error": "file is 0.02 MB; the limit is 0.01 MB (PAPERBOT_MAX_FILE_MB)",
+        }
+    ]
 
 
 async def test_a_stored_file_that_grows_over_the_limit_keeps_what_it_stored(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds])
     before = await snapshot(sessions)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs import selection
 from jobs.ingest import ingest
+from storage.db import Sessions
 from storage.models import Claim, IngestRun, Paper
 from storage.status import store_status
 from tests.digests import SEEDS, write
@@ -20,7 +20,7 @@ DEEP_READS = "004_ee791cd1952f5dee.txt"
 QUOTE_OF_CLAIM_5 = (SEEDS / DEEP_READS).read_text(encoding="utf-8").split("\n")[36]
 
 
-async def counts(sessions: async_sessionmaker[AsyncSession]) -> tuple[int, int]:
+async def counts(sessions: Sessions) -> tuple[int, int]:
     async with sessions() as session:
         papers = (await session.execute(select(func.count()).select_from(Paper))).scalar_one()
         claims = await session.execute(
@@ -29,14 +29,14 @@ async def counts(sessions: async_sessionmaker[AsyncSession]) -> tuple[int, int]:
         return papers, claims.scalar_one()
 
 
-async def last_run_status(sessions: async_sessionmaker[AsyncSession]) -> str:
+async def last_run_status(sessions: Sessions) -> str:
     async with sessions() as session:
         runs = await session.execute(select(IngestRun.status).order_by(IngestRun.id.desc()))
         return runs.scalars().first() or ""
 
 
 async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path, tmp_path: Path
+    sessions: Sessions, seeds: Path, tmp_path: Path
 ) -> None:
     write(seeds / "README.md", "# Digests\n\nDrop the daily files here.\n")
     write(seeds / "README", "2026-09-09 is when this folder started.\n")
@@ -85,7 +85,7 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     ids=["GBK", "no such date", "not YYYY-MM-DD"],
 )
 async def test_a_bad_digest_fails_with_one_line_and_loses_nothing(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path, content: bytes, error: str
+    sessions: Sessions, seeds: Path, content: bytes, error: str
 ) -> None:
     await ingest(sessions, [seeds])
     (seeds / DEEP_READS).write_bytes(content)
@@ -103,7 +103,7 @@ async def test_a_bad_digest_fails_with_one_line_and_loses_nothing(
     ids=["empty", "binary"],
 )
 async def test_an_emptied_or_binary_file_is_skipped_and_keeps_its_papers(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path, content: bytes, reason: str
+    sessions: Sessions, seeds: Path, content: bytes, reason: str
 ) -> None:
     await ingest(sessions, [seeds])
     (seeds / DEEP_READS).write_bytes(content)
@@ -118,23 +118,43 @@ async def test_an_emptied_or_binary_file_is_skipped_and_keeps_its_papers(
 @pytest.mark.parametrize(
     ("old", "new", "warning", "claims"),
     [
-        ("5. 阈值敏感性", "5、阈值敏感性",
-         "line 35: claim 5 should start '5. ', found '5、'; read as claim 5", 133),
-        ("\n   Aggressive / Fast |", "\nAggressive / Fast |",
-         "line 37: the quote of claim 5 should be indented by 3+ spaces; read as its quote", 133),
-        (QUOTE_OF_CLAIM_5 + "\n\n", "",
-         "line 35: claim 5 has no English quote: expected an indented paragraph (3+ spaces) "
-         "after it; the claim is left out", 132),
-        ("Novelty：新颖性中等偏低", "新颖性：新颖性中等偏低",
-         "line 67: the review should start with 'Novelty：', found '新颖性：'; read as the review",
-         133),
+        (
+            "5. 阈值敏感性",
+            "5、阈值敏感性",
+            "line 35: claim 5 should start '5. ', found '5、'; read as claim 5",
+            133,
+        ),
+        (
+            "\n   Aggressive / Fast |",
+            "\nAggressive / Fast |",
+            "line 37: the quote of claim 5 should be indented by 3+ spaces; read as its quote",
+            133,
+        ),
+        (
+            QUOTE_OF_CLAIM_5 + "\n\n",
+            "",
+            "line 35: claim 5 has no English quote: expected an indented paragraph (3+ spaces) "
+            "after it; the claim is left out",
+            132,
+        ),
+        (
+            "Novelty：新颖性中等偏低",
+            "新颖性：新颖性中等偏低",
+            "line 67: the review should start with 'Novelty：', found '新颖性：'; "
+            "read as the review",
+            133,
+        ),
     ],
     ids=["5、", "quote not indented", "no quote", "新颖性："],
-)  # fmt: skip
+)
 async def test_one_bad_claim_loads_the_rest_with_a_warning_on_its_line(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path, old: str, new: str, warning: str,
+    sessions: Sessions,
+    seeds: Path,
+    old: str,
+    new: str,
+    warning: str,
     claims: int,
-) -> None:  # fmt: skip
+) -> None:
     path = seeds / DEEP_READS
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1

@@ -11,28 +11,28 @@ import pytest
 from aiohttp import web
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.app import slack_client
 from bot.blocks import summary_messages
-from bot.local_slack import LocalSlack
 from bot.messenger import SlackMessenger
 from bot.settings import load_settings
 from bot.shell import offline_bot
 from jobs import summary
 from jobs.ingest import ingest
 from storage import ledger
+from storage.db import Sessions
 from storage.models import LedgerPaper, LedgerPost, Paper, utcnow
 from storage.status import store_status
 from tests.bot.limits import limit_violations
 from tests.digests import Entry, huggingface_digest, write
+from tests.fake_slack import FakeSlack
 from tests.jobs.bulk import add_papers
 
 TODAY = date(2026, 12, 2)
 CHANNEL = "CPAPERS"
 
 
-class ScriptedSlack(LocalSlack):
+class ScriptedSlack(FakeSlack):
     """Answers chat.postMessage with the given HTTP statuses first, then as Slack does."""
 
     def __init__(self, statuses: list[int] | None = None, *, always: int | None = None):
@@ -44,14 +44,15 @@ class ScriptedSlack(LocalSlack):
         if method == "chat.postMessage":
             status = self.always or (self.statuses.pop(0) if self.statuses else None)
             if status == 429:
-                return web.json_response({"ok": False, "error": "ratelimited"}, status=429,
-                                         headers={"Retry-After": "1"})  # fmt: skip
+                return web.json_response(
+                    {"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"}
+                )
             if status:
                 return web.Response(status=status, text="upstream trouble")
         return await super().answer(method, payload)
 
 
-class RefusingReplies(LocalSlack):
+class RefusingReplies(FakeSlack):
     """Refuses the given thread replies (1 is the first one sent), once each, as Slack
     refuses a message it cannot take."""
 
@@ -73,7 +74,7 @@ class RefusingReplies(LocalSlack):
         return [m for m in self.called("chat.postMessage") if all(m is not r for r in self.refused)]
 
 
-class SlowToAnswer(LocalSlack):
+class SlowToAnswer(FakeSlack):
     """Takes the summary's first message, then is slow to say so: time to cancel the
     task that posts it, after Slack accepted the message."""
 
@@ -90,25 +91,24 @@ class SlowToAnswer(LocalSlack):
 
 
 @pytest.fixture
-def sessions(seeded: async_sessionmaker[AsyncSession]) -> async_sessionmaker[AsyncSession]:
+def sessions(seeded: Sessions) -> Sessions:
     return seeded  # every test here starts from the seeds
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], slack: LocalSlack,
-              period: str) -> summary.Outcome:  # fmt: skip
+async def run(sessions: Sessions, slack: FakeSlack, period: str) -> summary.Outcome:
     client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
     return await summary.post(sessions, client, CHANNEL, period, summary_messages, today=TODAY)
 
 
-async def posted_papers(sessions: async_sessionmaker[AsyncSession]) -> int:
+async def posted_papers(sessions: Sessions) -> int:
     async with sessions() as session:
         return (await session.execute(select(func.count()).select_from(LedgerPaper))).scalar_one()
 
 
 async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         first = await run(sessions, slack, "2026-12-02T09:00:00+00:00")
         again = await run(sessions, slack, "2026-12-03T09:00:00+00:00")
     messages = slack.called("chat.postMessage")
@@ -126,24 +126,24 @@ async def test_one_post_lists_the_36_seed_papers_then_nothing_more(
 
 
 async def test_an_empty_period_posts_nothing_unless_asked_to(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
         await run(sessions, slack, "p1")
         quiet = await summary.post(sessions, client, CHANNEL, "p2", summary_messages, today=TODAY)
-        told = await summary.post(sessions, client, CHANNEL, "p3", summary_messages, today=TODAY,
-                                 when_empty=True)  # fmt: skip
-        once = await summary.post(sessions, client, CHANNEL, "p3", summary_messages, today=TODAY,
-                                 when_empty=True)  # fmt: skip
+        told = await summary.post(
+            sessions, client, CHANNEL, "p3", summary_messages, today=TODAY, when_empty=True
+        )
+        once = await summary.post(
+            sessions, client, CHANNEL, "p3", summary_messages, today=TODAY, when_empty=True
+        )
     assert (quiet.status, told.status, once.status) == ("nothing new", "posted", "already claimed")
     assert "No new papers since the last summary." in str(slack.called("chat.postMessage")[-1])
 
 
-async def test_a_new_file_posts_only_its_new_papers(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
-) -> None:
-    async with LocalSlack() as slack:
+async def test_a_new_file_posts_only_its_new_papers(sessions: Sessions, tmp_path: Path) -> None:
+    async with FakeSlack() as slack:
         await run(sessions, slack, "p1")
         text = huggingface_digest("2026-10-05", [Entry("2610.55555", "Fresh Paper")])
         new = write(tmp_path / "digests" / "new.txt", text)
@@ -154,9 +154,9 @@ async def test_a_new_file_posts_only_its_new_papers(
 
 
 async def test_one_period_posts_once_even_when_run_twice_at_once(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         outcomes = await asyncio.gather(*(run(sessions, slack, "same") for _ in range(2)))
     statuses = sorted(o.status for o in outcomes)
     # The second run finds the first in flight, or (if it came later) nothing new.
@@ -165,10 +165,10 @@ async def test_one_period_posts_once_even_when_run_twice_at_once(
 
 
 async def test_posts_for_different_periods_at_once_post_the_papers_once(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     """A manual post and scheduled ones racing: one post, whoever wins."""
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         outcomes = await asyncio.gather(*(run(sessions, slack, p) for p in ("a", "b", "c")))
     statuses = sorted(o.status for o in outcomes)
     assert statuses[-1] == "posted"
@@ -177,7 +177,7 @@ async def test_posts_for_different_periods_at_once_post_the_papers_once(
 
 
 async def test_429_then_500_is_retried_and_posted_once(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with ScriptedSlack([429, 500]) as slack:
         outcome = await run(sessions, slack, "p1")
@@ -188,7 +188,7 @@ async def test_429_then_500_is_retried_and_posted_once(
 
 
 async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with ScriptedSlack(always=500) as slack:
         failed = await run(sessions, slack, "p1")
@@ -204,12 +204,12 @@ async def test_a_post_that_keeps_failing_leaves_its_papers_for_the_next_run(
     assert last is not None and (last["status"], last["period"]) == ("failed", "p1")
     assert "500" in last["error"]
 
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         retried = await run(sessions, slack, "p2")
     assert (retried.status, retried.papers) == ("posted", 36)
 
 
-async def the_post(sessions: async_sessionmaker[AsyncSession]) -> LedgerPost:
+async def the_post(sessions: Sessions) -> LedgerPost:
     async with sessions() as session:
         return (await session.execute(select(LedgerPost))).scalar_one()
 
@@ -222,7 +222,7 @@ def split(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[st
 
 
 async def test_a_refused_thread_reply_is_sent_by_the_next_run_in_the_same_thread(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with RefusingReplies(refuse={2}) as slack:
         first = await run(sessions, slack, "p1")
@@ -244,7 +244,7 @@ async def test_a_refused_thread_reply_is_sent_by_the_next_run_in_the_same_thread
 
 
 async def test_a_post_cancelled_after_slack_took_it_is_never_posted_again(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     async with SlowToAnswer() as slack:
         task = asyncio.create_task(run(sessions, slack, "p1"))
@@ -273,10 +273,10 @@ async def test_a_post_cancelled_after_slack_took_it_is_never_posted_again(
 
 
 async def test_a_first_summary_after_an_archive_of_10000_papers_is_one_bounded_post(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: Sessions,
 ) -> None:
     await add_papers(sessions, 10_000, day=date(2026, 11, 30))
-    async with LocalSlack() as slack:
+    async with FakeSlack() as slack:
         first = await run(sessions, slack, "p1")
         next_morning = await run(sessions, slack, "p2")
     messages = slack.called("chat.postMessage")
@@ -297,11 +297,15 @@ async def test_a_first_summary_after_an_archive_of_10000_papers_is_one_bounded_p
 
 
 async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_the_channel(
-    sessions: async_sessionmaker[AsyncSession], database_url: URL, tmp_path: Path
+    sessions: Sessions, database_url: URL, tmp_path: Path
 ) -> None:
-    env = {"PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
-           "PAPERBOT_DIGEST_CHANNEL": "C123", "PAPERBOT_ADMINS": "ADMIN",
-           "PAPERBOT_EMBEDDER": "hash", "PAPERBOT_INDEX_DIR": str(tmp_path / "index")}  # fmt: skip
+    env = {
+        "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
+        "PAPERBOT_DIGEST_CHANNEL": "C123",
+        "PAPERBOT_ADMINS": "ADMIN",
+        "PAPERBOT_EMBEDDER": "hash",
+        "PAPERBOT_INDEX_DIR": str(tmp_path / "index"),
+    }
     async with offline_bot(load_settings(env, dotenv_path=tmp_path / "none")) as bot:
         sent = await bot.ask("/digest post", user="ADMIN", channel="CLOCAL")
     assert "chat.postMessage" not in [s.via for s in sent]
@@ -310,9 +314,10 @@ async def test_an_offline_digest_post_posts_nothing_and_leaves_every_paper_for_t
     async with sessions() as session:
         assert (await session.execute(select(func.count()).select_from(LedgerPost))).scalar() == 0
 
-    async with LocalSlack() as slack:  # the channel's real summary, next
+    async with FakeSlack() as slack:  # the channel's real summary, next
         client = SlackMessenger(slack_client("xoxb-test", slack.api_url))
-        real = await summary.post(sessions, client, "C123", summary.manual_period(),
-                                 summary_messages, today=TODAY)  # fmt: skip
+        real = await summary.post(
+            sessions, client, "C123", summary.manual_period(), summary_messages, today=TODAY
+        )
     assert (real.status, real.papers) == ("posted", 36)
     assert "36 new papers" in str(slack.called("chat.postMessage")[0]["blocks"])

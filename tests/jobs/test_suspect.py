@@ -11,9 +11,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.ingest import ingest
+from storage.db import Sessions
 from storage.models import Claim, Document, Paper
 from storage.status import store_status
 from tests.digests import SEEDS
@@ -25,7 +25,7 @@ SEED_TEXTS = {path.name: path.read_bytes() for path in sorted(SEEDS.glob("*.txt"
 Contents = tuple[set[int], set[tuple[int, str, int, str, str]]]
 
 
-async def contents(sessions: async_sessionmaker[AsyncSession]) -> Contents:
+async def contents(sessions: Sessions) -> Contents:
     """Every paper id, and every claim as (paper id, source, number, text, quote)."""
     async with sessions() as session:
         papers = set((await session.execute(select(Paper.id))).scalars())
@@ -40,7 +40,7 @@ def first_lines(data: bytes, count: int) -> bytes:
 
 
 async def test_a_truncated_re_delivery_is_refused_as_suspect_and_keeps_every_claim(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds])
     before = await contents(sessions)
@@ -81,7 +81,7 @@ async def test_a_truncated_re_delivery_is_refused_as_suspect_and_keeps_every_cla
 
 
 async def test_force_accepts_the_shorter_version_on_purpose(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     await ingest(sessions, [seeds])
     path = seeds / AV_GRPO
@@ -103,9 +103,7 @@ async def test_force_accepts_the_shorter_version_on_purpose(
         assert (await store_status(session)).suspect == []
 
 
-async def test_a_version_that_only_adds_is_no_suspect(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
-) -> None:
+async def test_a_version_that_only_adds_is_no_suspect(sessions: Sessions, seeds: Path) -> None:
     path = seeds / AV_GRPO
     path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))
     await ingest(sessions, [seeds])
@@ -131,7 +129,7 @@ CUTS = [(name, cut) for name, data in SEED_TEXTS.items() for cut in boundaries(d
 )
 @given(st.sampled_from(CUTS))
 async def test_any_paragraph_boundary_cut_is_refused_or_loses_nothing(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path, cut: tuple[str, int]
+    sessions: Sessions, seeds: Path, cut: tuple[str, int]
 ) -> None:
     name, lines = cut
     if not (await contents(sessions))[0]:  # the first example seeds the store
@@ -157,7 +155,7 @@ async def test_any_paragraph_boundary_cut_is_refused_or_loses_nothing(
 
 
 async def test_a_file_still_being_written_is_left_for_the_next_scan(
-    sessions: async_sessionmaker[AsyncSession], seeds: Path
+    sessions: Sessions, seeds: Path
 ) -> None:
     old = time.time() - 60
     for name in SEED_TEXTS:  # delivered a minute ago

@@ -16,8 +16,13 @@ DEEP_READ_SEEDS = [
     if not (text := seed.read_text(encoding="utf-8")).startswith("HuggingFace")
 ]
 _PROSE_SECTIONS = (
-    "positioning", "background", "mechanism", "experiments", "limitations", "follow_ups",
-)  # fmt: skip
+    "positioning",
+    "background",
+    "mechanism",
+    "experiments",
+    "limitations",
+    "follow_ups",
+)
 _SENTENCE_END = re.compile(r"(?<=[。；])")
 _CHINESE_PROSE = re.compile(r"[\u4e00-\u9fff]")
 _NUMBERED = re.compile(r"[0-9]{1,3}[.．]\s")

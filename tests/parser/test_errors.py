@@ -110,47 +110,97 @@ def test_error_keeps_message_and_line_apart() -> None:
 
 # A fault the rest of the file survives: (case, text, warnings, claim numbers loaded per paper).
 WARNING_CASES = [
-    ("claim without quote before the review", DEEP_READ_HEAD + "1. 声明一。\n\n" + REVIEW,
-     [f"line 5: claim 1 {NO_QUOTE}"], [[]]),
-    ("claim without quote after another claim", DEEP_READ_HEAD + CLAIM + "2. 声明二。\n\n" + REVIEW,
-     [f"line 9: claim 2 {NO_QUOTE}"], [[1]]),
-    ("claim without quote at the end of the file", DEEP_READ_HEAD + CLAIM + "2. 声明二。\n",
-     [f"line 9: claim 2 {NO_QUOTE}"], [[1]]),
-    ("quote indented by too few spaces",
-     DEEP_READ_HEAD + "1. 声明一。\n\n  The quote.\n\n" + REVIEW,
-     ["line 7: the quote of claim 1 should be indented by 3+ spaces; read as its quote"], [[1]]),
-    ("quote not indented", DEEP_READ_HEAD + "1. 声明一。\n\nThe quote.\n\n" + REVIEW,
-     ["line 7: the quote of claim 1 should be indented by 3+ spaces; read as its quote"], [[1]]),
-    ("claims out of order", DEEP_READ_HEAD + CLAIM + "3. 声明三。\n\n   The third quote.\n\n",
-     [f"line 9: claim 3 is out of order: expected claim 2 {ORDER}; loaded as claim 3"], [[1, 3]]),
-    ("claims that do not start at 1", DEEP_READ_HEAD + "2. 声明二。\n\n   The quote.\n\n",
-     [f"line 5: claim 2 is out of order: expected claim 1 {ORDER}; loaded as claim 2"], [[2]]),
-    ("a claim numbered 2、", DEEP_READ_HEAD + CLAIM + "2、声明二。\n\n   Second.\n\n" + REVIEW,
-     ["line 9: claim 2 should start '2. ', found '2、'; read as claim 2"], [[1, 2]]),
-    ("新颖性： for Novelty：", DEEP_READ_HEAD + CLAIM + "新颖性：中等。 可靠性：可靠。\n\n",
-     ["line 9: the review should start with 'Novelty：', found '新颖性：'; read as the review"],
-     [[1]]),
+    (
+        "claim without quote before the review",
+        DEEP_READ_HEAD + "1. 声明一。\n\n" + REVIEW,
+        [f"line 5: claim 1 {NO_QUOTE}"],
+        [[]],
+    ),
+    (
+        "claim without quote after another claim",
+        DEEP_READ_HEAD + CLAIM + "2. 声明二。\n\n" + REVIEW,
+        [f"line 9: claim 2 {NO_QUOTE}"],
+        [[1]],
+    ),
+    (
+        "claim without quote at the end of the file",
+        DEEP_READ_HEAD + CLAIM + "2. 声明二。\n",
+        [f"line 9: claim 2 {NO_QUOTE}"],
+        [[1]],
+    ),
+    (
+        "quote indented by too few spaces",
+        DEEP_READ_HEAD + "1. 声明一。\n\n  The quote.\n\n" + REVIEW,
+        ["line 7: the quote of claim 1 should be indented by 3+ spaces; read as its quote"],
+        [[1]],
+    ),
+    (
+        "quote not indented",
+        DEEP_READ_HEAD + "1. 声明一。\n\nThe quote.\n\n" + REVIEW,
+        ["line 7: the quote of claim 1 should be indented by 3+ spaces; read as its quote"],
+        [[1]],
+    ),
+    (
+        "claims out of order",
+        DEEP_READ_HEAD + CLAIM + "3. 声明三。\n\n   The third quote.\n\n",
+        [f"line 9: claim 3 is out of order: expected claim 2 {ORDER}; loaded as claim 3"],
+        [[1, 3]],
+    ),
+    (
+        "claims that do not start at 1",
+        DEEP_READ_HEAD + "2. 声明二。\n\n   The quote.\n\n",
+        [f"line 5: claim 2 is out of order: expected claim 1 {ORDER}; loaded as claim 2"],
+        [[2]],
+    ),
+    (
+        "a claim numbered 2、",
+        DEEP_READ_HEAD + CLAIM + "2、声明二。\n\n   Second.\n\n" + REVIEW,
+        ["line 9: claim 2 should start '2. ', found '2、'; read as claim 2"],
+        [[1, 2]],
+    ),
+    (
+        "新颖性： for Novelty：",
+        DEEP_READ_HEAD + CLAIM + "新颖性：中等。 可靠性：可靠。\n\n",
+        ["line 9: the review should start with 'Novelty：', found '新颖性：'; read as the review"],
+        [[1]],
+    ),
     (
         "numbered paragraph without quote as a third paragraph after the review",
         DEEP_READ_HEAD + CLAIM + REVIEW + "局限。\n\n跟进。\n\n1. 新论文？\n\n" + CLAIM,
-        ["line 13: this paper has no sound claim and no review (see the warnings after this "
-         "line); left out", f"line 15: claim 1 {NO_QUOTE}",
-         "line 17: claim 1 appears twice in this paper: expected claim 2; left out"],
+        [
+            "line 13: this paper has no sound claim and no review (see the warnings after this "
+            "line); left out",
+            f"line 15: claim 1 {NO_QUOTE}",
+            "line 17: claim 1 appears twice in this paper: expected claim 2; left out",
+        ],
         [[1]],
     ),
-    ("claim right after the date", "2026-01-01\n\n" + CLAIM + DEEP_READ_HEAD[12:] + CLAIM,
-     [f"line 3: claim 1 {NO_TEXT}"], [[1]]),
-    ("claims right after a review", DEEP_READ_HEAD + CLAIM + REVIEW + CLAIM + "局限。\n",
-     [f"line 11: claim 1 {NO_TEXT}"], [[1]]),
-    ("two reviews", DEEP_READ_HEAD + CLAIM + REVIEW + REVIEW,
-     [f"line 11: review paragraph {NO_TEXT}"], [[1]]),
-]  # fmt: skip
+    (
+        "claim right after the date",
+        "2026-01-01\n\n" + CLAIM + DEEP_READ_HEAD[12:] + CLAIM,
+        [f"line 3: claim 1 {NO_TEXT}"],
+        [[1]],
+    ),
+    (
+        "claims right after a review",
+        DEEP_READ_HEAD + CLAIM + REVIEW + CLAIM + "局限。\n",
+        [f"line 11: claim 1 {NO_TEXT}"],
+        [[1]],
+    ),
+    (
+        "two reviews",
+        DEEP_READ_HEAD + CLAIM + REVIEW + REVIEW,
+        [f"line 11: review paragraph {NO_TEXT}"],
+        [[1]],
+    ),
+]
 
 
 @pytest.mark.parametrize(
-    ("text", "warnings", "claims"), [case[1:] for case in WARNING_CASES],
+    ("text", "warnings", "claims"),
+    [case[1:] for case in WARNING_CASES],
     ids=[c[0] for c in WARNING_CASES],
-)  # fmt: skip
+)
 def test_a_faulty_claim_is_a_warning_on_its_line_and_the_rest_loads(
     text: str, warnings: list[str], claims: list[list[int]]
 ) -> None:

@@ -56,8 +56,11 @@ async def test_a_restart_loads_the_saved_index_and_catches_up(
 
         # A claim re-embedded after the save (by another process, say) is caught up with.
         async with sessions() as session:
-            claim_id = (await session.execute(select(ItemVector.item_id).where(
-                ItemVector.kind == VECTOR_OF_CLAIM).limit(1))).scalar_one()  # fmt: skip
+            claim_id = (
+                await session.execute(
+                    select(ItemVector.item_id).where(ItemVector.kind == VECTOR_OF_CLAIM).limit(1)
+                )
+            ).scalar_one()
         moved = HashEmbedder().embed_passages(["zebra crossing giraffe"])[0]
         async with db.writing(sessions) as session:
             await session.execute(

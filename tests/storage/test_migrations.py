@@ -84,11 +84,13 @@ async def test_upgrade_creates_every_table_matching_the_models(engine: AsyncEngi
 async def test_second_upgrade_changes_nothing_and_keeps_data(engine: AsyncEngine) -> None:
     async with engine.begin() as connection:
         await connection.execute(
-            text("INSERT INTO ingest_runs (trigger, forced, status, started_at, documents_new,"
-                 " documents_changed, documents_unchanged, documents_failed, papers_new,"
-                 " papers_updated, errors) VALUES ('cli', false, 'ok', CURRENT_TIMESTAMP,"
-                 " 1, 0, 0, 0, 2, 0, '[]')")
-        )  # fmt: skip
+            text(
+                "INSERT INTO ingest_runs (trigger, forced, status, started_at, documents_new,"
+                " documents_changed, documents_unchanged, documents_failed, papers_new,"
+                " papers_updated, errors) VALUES ('cli', false, 'ok', CURRENT_TIMESTAMP,"
+                " 1, 0, 0, 0, 2, 0, '[]')"
+            )
+        )
     async with engine.connect() as connection:
         before = await connection.run_sync(describe)
 
@@ -127,14 +129,18 @@ async def test_the_search_migration_indexes_rows_stored_before_it(database_url: 
         async with engine.begin() as connection:
             await connection.run_sync(upgrade_to, "0001")
             await connection.execute(
-                text("INSERT INTO papers (id, key, kind, title, name, authors, categories,"
-                     " first_ingested_at, updated_at) VALUES (1, 'text:a', 'deep_read',"
-                     " NULL, 'GAPO', '[]', '[]', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
-            )  # fmt: skip
+                text(
+                    "INSERT INTO papers (id, key, kind, title, name, authors, categories,"
+                    " first_ingested_at, updated_at) VALUES (1, 'text:a', 'deep_read',"
+                    " NULL, 'GAPO', '[]', '[]', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                )
+            )
             await connection.execute(
-                text("INSERT INTO claims (paper_id, number, text_zh, quote_en)"
-                     " VALUES (1, 1, '显存下降', 'median AUROC of 0.886')")
-            )  # fmt: skip
+                text(
+                    "INSERT INTO claims (paper_id, number, text_zh, quote_en)"
+                    " VALUES (1, 1, '显存下降', 'median AUROC of 0.886')"
+                )
+            )
         await db.upgrade(engine)
         async with engine.connect() as connection:
             claim = (await connection.execute(text("SELECT source, search_text FROM claims"))).one()
@@ -184,6 +190,53 @@ async def test_word_forms_reindex_a_store_written_before_them(
                     await connection.execute(
                         text(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', 1)")
                     )
+
+
+async def test_chinese_variants_reindex_a_store_written_before_them(
+    database_url: URL, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store at 0008 holds traditional characters as written; 0009 folds them, in the
+    search text and in the papers' lookup keys, so both scripts find them."""
+    monkeypatch.setattr(search_reindex, "PAPERS_PER_BATCH", 7)
+    monkeypatch.setattr(search_reindex, "CLAIMS_PER_BATCH", 10)
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        report = await ingest(db.session_factory(engine), [SEEDS])
+        assert not report.errors
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0008")
+            # What ingest wrote before folding: the characters as written.
+            claim_id = (await connection.execute(text("SELECT min(id) FROM claims"))).scalar()
+            await connection.execute(
+                text(
+                    "UPDATE claims SET text_zh = '鑰匙圈測試', quote_en = '',"
+                    " search_text = '鑰匙 匙圈 圈測 測試 試' WHERE id = :id"
+                ),
+                {"id": claim_id},
+            )
+            paper_id = (await connection.execute(text("SELECT min(id) FROM papers"))).scalar()
+            await connection.execute(
+                text("UPDATE papers SET title = '顯存調度', title_key = '顯存調度' WHERE id = :id"),
+                {"id": paper_id},
+            )
+        as_written = await search_columns(engine)
+        async with db.session_factory(engine)() as session:
+            hits = (await search_claims(session, "钥匙圈")).hits
+            assert claim_id not in [hit.claim_id for hit in hits]
+
+        await db.upgrade(engine)
+
+        folded = await search_columns(engine)
+        async with db.session_factory(engine)() as session:
+            for typed in ("钥匙圈", "鑰匙圈"):
+                hits = (await search_claims(session, typed)).hits
+                hit = next(hit for hit in hits if hit.claim_id == claim_id)
+                assert hit.text_zh[slice(*hit.zh_spans[0])] == "鑰匙圈"
+            for typed in ("显存调度", "顯存調度"):
+                found = await lookup_paper(session, typed)
+                assert found.how == "title" and [p.id for p in found.papers] == [paper_id]
+        changed = {row[0] for row in folded} - {row[0] for row in as_written}
+        assert not changed  # the same rows, only their text recomputed
 
 
 async def search_columns(engine: AsyncEngine) -> list[Any]:

@@ -33,9 +33,14 @@ def a_paper(key: str = "arxiv:2609.35259", **fields: object) -> Paper:
 
 def a_document(path: str = "seeds/a.txt") -> Document:
     return Document(
-        path=path, content_hash="0" * 64, format="huggingface", digest_date=date(2026, 10, 4),
-        size_bytes=10, parser_version="1", status="ok",
-    )  # fmt: skip
+        path=path,
+        content_hash="0" * 64,
+        format="huggingface",
+        digest_date=date(2026, 10, 4),
+        size_bytes=10,
+        parser_version="1",
+        status="ok",
+    )
 
 
 async def test_paper_with_claims_and_sources_round_trips(session: AsyncSession) -> None:
@@ -45,8 +50,10 @@ async def test_paper_with_claims_and_sources_round_trips(session: AsyncSession) 
         Claim(number=1, text_zh="中位 AUROC 为 0.886。", quote_en="median AUROC of 0.886"),
         Claim(number=2, text_zh="显存下降", quote_en="memory drops"),
     ]
-    paper.documents = [PaperDocument(document=a_document("a.txt"), position=1),
-                       PaperDocument(document=a_document("b.txt"), position=7)]  # fmt: skip
+    paper.documents = [
+        PaperDocument(document=a_document("a.txt"), position=1),
+        PaperDocument(document=a_document("b.txt"), position=7),
+    ]
     session.add(paper)
     await session.commit()
     session.expunge_all()
@@ -127,8 +134,15 @@ async def test_status_counts_documents_papers_claims_and_the_last_run(
     paper.documents = [PaperDocument(document=a_document(), position=1)]
     session.add_all([paper, a_paper("text:abc", kind="deep_read")])
     session.add(IngestRun(trigger="cli", status="ok", documents_new=1, papers_new=2))
-    session.add(IngestRun(trigger="slack", triggered_by="U1", status="partial",
-                          documents_failed=1, errors=[{"path": "x", "error": "bad"}]))  # fmt: skip
+    session.add(
+        IngestRun(
+            trigger="slack",
+            triggered_by="U1",
+            status="partial",
+            documents_failed=1,
+            errors=[{"path": "x", "error": "bad"}],
+        )
+    )
     await session.commit()
 
     status = await store_status(session)

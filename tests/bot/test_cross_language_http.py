@@ -1,0 +1,30 @@
+"""Chinese in either script, and words across Chinese and English, over signed HTTP."""
+
+from __future__ import annotations
+
+from bot.text_view import as_text
+from tests.bot.conftest import Bot
+from tests.bot.test_word_forms_http import marked_words
+
+
+async def test_a_traditional_query_finds_and_marks_simplified_text(bot: Bot) -> None:
+    status, reply = await bot.command("/claims 延遲")
+    assert status == 200
+    words = [word for _, word, _ in marked_words(reply)]
+    assert "延迟" in words and "ENEAS" in as_text(reply), as_text(reply)
+
+
+async def test_a_chinese_query_finds_and_marks_english_words(bot: Bot) -> None:
+    status, reply = await bot.command("/claims 幻觉")
+    assert status == 200
+    words = {word.lower() for _, word, _ in marked_words(reply)}
+    assert "hallucination" in words, as_text(reply)  # its English, marked too
+
+
+async def test_an_english_query_finds_a_deep_read_written_in_chinese(bot: Bot) -> None:
+    status, reply = await bot.command("/paper hallucination detection")
+    assert status == 200
+    text = as_text(reply)
+    # Its name, the Chinese line it is found by, and why: by words (幻觉检测), not meaning.
+    enoki = text[text.index("*Enoki*") :].split("\n\n")[0]
+    assert "幻觉检测" in enoki and "exact words" in enoki, text

