@@ -102,15 +102,14 @@ async def _build_then_embed(services: Services) -> None:
 
 async def _warm(app: web.Application) -> AsyncIterator[None]:
     """A search of each kind before serving, so that the first command after start does not
-    pay for what is done once per process: compiling the SQL, the store's first statements,
-    imports on first use, the model's first query. It matches nothing; if it fails or is
-    slow, serving starts anyway."""
+    pay for what is done once per process: reading the bilingual dictionary, compiling the
+    SQL, the store's first statements, imports on first use, the model's first query. The
+    searches match nothing; if they fail or are slow, serving starts anyway."""
     services = app[SERVICES]
     sessions, dense = services.sessions, services.dense
-    # The bilingual dictionary is read once per process (seconds, in a thread), beside the
-    # model's warm-up and within the same budget: past it, serving starts and the first
-    # searches wait for the read to end (in its thread, never on the event loop).
-    dictionary = asyncio.create_task(read_dictionary())
+    # Read before serving (seconds, in a thread), as the model and the saved index are: a
+    # first command that waited for it took up to half a second.
+    await read_dictionary()
     try:
         async with asyncio.timeout(WARM_UP_SECONDS):
             if dense is not None:
@@ -118,7 +117,6 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
             await replies.paper(sessions, WARM_UP_TEXT, dense=dense)
             await replies.claims(sessions, WARM_UP_TEXT, dense=dense)
             await replies.open_paper(sessions, WARM_UP_TEXT)
-            await asyncio.shield(dictionary)
     except Exception as error:  # a cold first command is better than no bot
         log.warning("warm-up search failed: %s; serving anyway", type(error).__name__)
     yield
