@@ -4,7 +4,9 @@ it is accepted on purpose; a file still being written is left for the next run."
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -12,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from jobs.ingest import ingest
+from jobs.ingest import MB, ingest
 from storage.db import Sessions
 from storage.models import Claim, Document, Paper
 from storage.status import store_status
@@ -178,5 +180,50 @@ async def test_a_file_still_being_written_is_left_for_the_next_scan(
     path.write_bytes(SEED_TEXTS[AV_GRPO])  # the writer finishes; a while later, the scan
     os.utime(path, (old, old))
     later = await ingest(sessions, [seeds], settle_seconds=5)
+    assert later.skipped == [] and later.errors == []
+    assert await contents(sessions) == before
+
+
+# A copy in progress: appends a byte at a time to the file it is given, until killed; says
+# "writing" once it has begun.
+APPENDING = """
+import sys
+with open(sys.argv[1], "ab", buffering=0) as file:
+    file.write(b"\\n")
+    print("writing", flush=True)
+    while True:
+        file.write(b"\\n")
+"""
+
+
+async def test_a_file_that_changes_while_it_is_read_is_left_for_the_next_scan(
+    sessions: Sessions, seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    path = seeds / AV_GRPO
+    path.write_bytes(SEED_TEXTS[AV_GRPO] + b"\n" * (8 * MB))  # reading it takes a while
+    writer = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", APPENDING, str(path), stdout=asyncio.subprocess.PIPE
+    )
+    try:
+        assert writer.stdout is not None
+        assert await writer.stdout.readline() == b"writing\n"
+        report = await ingest(sessions, [path])
+    finally:
+        writer.kill()
+        await writer.wait()
+
+    assert report.errors == [] and report.suspect == []
+    assert report.skipped == [
+        {
+            "path": str(path),
+            "reason": "still being written (it changed while being read); left for the next scan",
+        }
+    ]
+    assert await contents(sessions) == before
+
+    path.write_bytes(SEED_TEXTS[AV_GRPO])  # delivered whole at last
+    later = await ingest(sessions, [path])
     assert later.skipped == [] and later.errors == []
     assert await contents(sessions) == before
