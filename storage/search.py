@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
@@ -255,11 +256,12 @@ async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
     return own[0] if len(own) == 1 else None
 
 
-async def read_dictionary() -> None:
+async def read_dictionary(cache_folder: Path | None = None) -> None:
     """Searches find words across languages once the dictionary is read: the first search
-    reads it in a thread (`serve` does so in its warm-up), never on the event loop."""
+    reads it in a thread (`serve` does so before serving, through its cache in
+    `cache_folder`), never on the event loop."""
     if not search_text.dictionary_read():
-        await asyncio.to_thread(search_text.read_dictionary)
+        await asyncio.to_thread(search_text.read_dictionary, cache_folder)
 
 
 def filter_spans(text: str) -> list[tuple[int, int]]:

@@ -35,11 +35,12 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 import Stemmer
 
-from storage import bilingual
+from storage import bilingual, chinese_variants
 from storage.chinese_variants import SIMPLIFIED, TRADITIONAL
 
 _CJK = (
@@ -420,10 +421,17 @@ _UNTRANSLATED = frozenset(
 )
 
 
-def read_dictionary() -> bool:
-    """Read the bilingual dictionary, once (a few seconds: off the event loop). Whether it
-    is installed."""
-    return bilingual.dictionary(fold_chinese, _english_key) is not None
+def read_dictionary(cache_folder: Path | None = None) -> bool:
+    """Read the bilingual dictionary, once (a few seconds, or a cache file in `cache_folder`:
+    off the event loop). Whether it is installed."""
+    cache = None if cache_folder is None else (cache_folder, _made_by())
+    return bilingual.dictionary(fold_chinese, english_key, cache) is not None
+
+
+def _made_by() -> bytes:
+    """What the dictionary's keys depend on: this module, its character table, the stemmer."""
+    modules = (__file__, chinese_variants.__file__)
+    return b"\0".join([*(Path(m).read_bytes() for m in modules), Stemmer.version().encode()])
 
 
 def dictionary_read() -> bool:
@@ -431,7 +439,7 @@ def dictionary_read() -> bool:
     return bilingual.tried()
 
 
-def _english_key(phrase: str) -> str:
+def english_key(phrase: str) -> str:
     """An English phrase as the tokens it is indexed as (`to forget`: `to forget`)."""
     return " ".join(word_forms(run)[0] for run in _TOKEN.findall(normalise(phrase)))
 

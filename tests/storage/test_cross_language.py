@@ -4,6 +4,7 @@ what is indexed, and what is marked. The dictionary is the real CC-CEDICT data."
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from storage.search_text import (
     Query,
     Term,
     dictionary_read,
+    english_key,
     fold_chinese,
     highlight_spans,
     index_text,
@@ -165,3 +167,25 @@ def test_without_the_data_words_are_searched_as_typed(monkeypatch: pytest.Monkey
     monkeypatch.setattr(bilingual, "data_path", lambda: None)
     assert not read_dictionary() and dictionary_read()  # tried once, not again each search
     assert not parse_query("hallucination").terms[0].also
+
+
+def test_the_dictionary_is_cached_in_a_file_named_by_what_made_it(tmp_path: Path) -> None:
+    data = bilingual.data_path()
+    assert data is not None
+    made_by = b"this tokenizer"
+    read = bilingual.loaded()
+    assert read is not None
+
+    first = bilingual._cached(data, fold_chinese, english_key, (tmp_path, made_by))
+    [file] = tmp_path.glob("bilingual-*.marshal")
+    assert first == read
+    # Read from the file: keys made another way would give another dictionary.
+    cached = bilingual._cached(data, fold_chinese, str.upper, (tmp_path, made_by))
+    assert cached == read
+    # Other code makes other keys: its own file.
+    assert bilingual._cached(data, fold_chinese, english_key, (tmp_path / "v2", b"v2")) == read
+    assert len(list((tmp_path / "v2").glob("bilingual-*.marshal"))) == 1
+
+    file.write_bytes(b"\x00damaged")  # read past, and written again
+    assert bilingual._cached(data, fold_chinese, english_key, (tmp_path, made_by)) == read
+    assert bilingual._cached(data, fold_chinese, str.upper, (tmp_path, made_by)) == read
