@@ -89,7 +89,7 @@ def dictionary(fold: Fold, key: Key, cache: tuple[Path, bytes] | None = None) ->
                 _loaded = Dictionary({}, {}, 1)  # none, unless it reads whole
                 path = data_path()
                 try:
-                    _loaded = _cached(path, fold, key, cache) if path else _loaded
+                    _loaded = cached(path, fold, key, cache) if path else _loaded
                 except (OSError, EOFError, UnicodeDecodeError, ValueError) as error:
                     log.warning(
                         "bilingual dictionary unreadable (%s): searching as typed",
@@ -117,7 +117,7 @@ def data_path() -> Path | None:
     return None
 
 
-def _cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -> Dictionary:
+def cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -> Dictionary:
     """The dictionary from the cache file if there is one for this data and code, else
     read from the data and written to the cache (a cache that cannot be written is none).
     The file is written by this process for itself (marshal: plain values only)."""

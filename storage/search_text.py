@@ -424,11 +424,11 @@ _UNTRANSLATED = frozenset(
 def read_dictionary(cache_folder: Path | None = None) -> bool:
     """Read the bilingual dictionary, once (a few seconds, or a cache file in `cache_folder`:
     off the event loop). Whether it is installed."""
-    cache = None if cache_folder is None else (cache_folder, _made_by())
+    cache = None if cache_folder is None else (cache_folder, dictionary_made_by())
     return bilingual.dictionary(fold_chinese, english_key, cache) is not None
 
 
-def _made_by() -> bytes:
+def dictionary_made_by() -> bytes:
     """What the dictionary's keys depend on: this module, its character table, the stemmer."""
     modules = (__file__, chinese_variants.__file__)
     return b"\0".join([*(Path(m).read_bytes() for m in modules), Stemmer.version().encode()])

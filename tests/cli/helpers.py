@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.dictionary_cache import give_dictionary_cache
+
 # Everything the processes wrote to stderr, for the test that greps it for secrets.
 STDERR: list[str] = []
 
@@ -23,6 +25,8 @@ def paperbot(
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
     clean["PAPERBOT_EMBEDDER"] = "hash"
     clean["PAPERBOT_INDEX_DIR"] = str(cwd / "index")
+    if "PAPERBOT_INDEX_DIR" not in (env or {}):
+        give_dictionary_cache(cwd / "index")
     result = subprocess.run(
         [PAPERBOT, *args],
         cwd=cwd,

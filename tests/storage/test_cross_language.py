@@ -176,16 +176,16 @@ def test_the_dictionary_is_cached_in_a_file_named_by_what_made_it(tmp_path: Path
     read = bilingual.loaded()
     assert read is not None
 
-    first = bilingual._cached(data, fold_chinese, english_key, (tmp_path, made_by))
+    first = bilingual.cached(data, fold_chinese, english_key, (tmp_path, made_by))
     [file] = tmp_path.glob("bilingual-*.marshal")
     assert first == read
     # Read from the file: keys made another way would give another dictionary.
-    cached = bilingual._cached(data, fold_chinese, str.upper, (tmp_path, made_by))
+    cached = bilingual.cached(data, fold_chinese, str.upper, (tmp_path, made_by))
     assert cached == read
     # Other code makes other keys: its own file.
-    assert bilingual._cached(data, fold_chinese, english_key, (tmp_path / "v2", b"v2")) == read
+    assert bilingual.cached(data, fold_chinese, english_key, (tmp_path / "v2", b"v2")) == read
     assert len(list((tmp_path / "v2").glob("bilingual-*.marshal"))) == 1
 
     file.write_bytes(b"\x00damaged")  # read past, and written again
-    assert bilingual._cached(data, fold_chinese, english_key, (tmp_path, made_by)) == read
-    assert bilingual._cached(data, fold_chinese, str.upper, (tmp_path, made_by)) == read
+    assert bilingual.cached(data, fold_chinese, english_key, (tmp_path, made_by)) == read
+    assert bilingual.cached(data, fold_chinese, str.upper, (tmp_path, made_by)) == read
