@@ -25,6 +25,7 @@ from bot.shell import command_body, signed_headers
 from bot.version import describe
 from tests.bot.conftest import SECRET, TOKEN
 from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
+from tests.dictionary_cache import give_dictionary_cache
 from tests.digests import SEEDS
 from tests.fake_slack import FakeSlack
 
@@ -71,6 +72,8 @@ async def serving(
     """`paperbot serve ARGS` in its own process, stopped with SIGTERM at the end of the
     block; `host` is where the test reaches it."""
     served = Served(free_port(), host)
+    give_dictionary_cache(tmp_path / "index")  # the dictionary in a tenth of a second
+    extra = {"PAPERBOT_INDEX_DIR": str(tmp_path / "index")} | extra
     child = await asyncio.create_subprocess_exec(
         PAPERBOT,
         "serve",
