@@ -12,7 +12,7 @@ from sqlalchemy.engine import URL
 from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
-from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy, until_by_meaning
+from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy, until_by_meaning, until_hybrid
 from tests.bot.limits import limit_violations
 from tests.cli.helpers import paperbot
 from tests.digests import Entry, huggingface_digest, write
@@ -83,7 +83,7 @@ async def test_paper_finds_the_paper_its_claims_name(bot: Bot) -> None:
 
 
 async def test_paper_lists_count_them_all_and_page_to_the_rest(bot: Bot) -> None:
-    _, first = await bot.command("/paper agent")
+    first = await until_hybrid(bot, "/paper agent")  # the 16th is found by meaning
     assert as_text(first).startswith("16 papers match “agent” · 1–10")
     assert first["text"] == "16 papers match “agent”"
     assert await bot.click(buttons(first)["Next page"]) == 200
