@@ -157,30 +157,13 @@ async def until_by_meaning(bot: Bot, line: str, within: float = 30) -> dict[str,
     """The reply to `line` once it holds a hit by meaning: the index is built (and new
     items embedded) in the background while lexical search already answers (meanwhile a
     search finding nothing may be answered by its correction)."""
-    return await until_reply(
-        bot,
-        line,
-        lambda text: "similar meaning" in text and not text.startswith("Showing results for"),
-        within,
-    )
-
-
-async def until_hybrid(bot: Bot, line: str, within: float = 30) -> dict[str, Any]:
-    """The reply to `line` once search by meaning is ready: its hits then say why they
-    matched ("exact words" or "similar meaning")."""
-    return await until_reply(
-        bot, line, lambda text: "exact words" in text or "similar meaning" in text, within
-    )
-
-
-async def until_reply(
-    bot: Bot, line: str, ready: Callable[[str], bool], within: float
-) -> dict[str, Any]:
     deadline = time.monotonic() + within
     while True:
         status, reply = await bot.command(line)
         assert status == 200
-        if ready(as_text(reply)) or time.monotonic() > deadline:
+        text = as_text(reply)
+        ready = "similar meaning" in text and not text.startswith("Showing results for")
+        if ready or time.monotonic() > deadline:
             return reply
         await asyncio.sleep(0.2)
 
@@ -215,5 +198,8 @@ async def start_bot(tmp_path: Path) -> AsyncIterator[StartBot]:
 
 @pytest.fixture
 async def bot(start_bot: StartBot, seeded_url: URL) -> Bot:
-    """The bot on the seeded database of each kind (read-only)."""
-    return await start_bot(seeded_url)
+    """The bot on the seeded database of each kind (read-only), once search by meaning
+    is ready, so that every test sees the same rankings and totals."""
+    bot = await start_bot(seeded_url)
+    await until_by_meaning(bot, "/claims AUROC zebra")
+    return bot

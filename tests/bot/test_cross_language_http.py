@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.text_view import as_text
-from tests.bot.conftest import Bot, until_hybrid
+from tests.bot.conftest import Bot
 from tests.bot.test_word_forms_http import marked_words
 
 
@@ -23,7 +23,8 @@ async def test_a_chinese_query_finds_and_marks_english_words(bot: Bot) -> None:
 
 async def test_an_english_query_finds_a_deep_read_written_in_chinese(bot: Bot) -> None:
     # Hits say why they matched once search by meaning is ready (built in the background).
-    text = as_text(await until_hybrid(bot, "/paper hallucination detection"))
+    _, reply = await bot.command("/paper hallucination detection")
+    text = as_text(reply)
     # Its name, the Chinese line it is found by, and why: by words (幻觉检测), not meaning.
     enoki = text[text.index("*Enoki*") :].split("\n\n")[0]
     assert "幻觉检测" in enoki and "exact words" in enoki, text

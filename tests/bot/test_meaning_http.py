@@ -13,19 +13,18 @@ from tests.digests import SEEDS
 
 
 async def test_claims_found_by_meaning_say_so(bot: Bot) -> None:
-    reply = await until_by_meaning(bot, "/claims AUROC zebra")
+    _, reply = await bot.command("/claims AUROC zebra")
     text = as_text(reply)
     assert "similar meaning" in text and "RLCDAlignBench" in text
     assert "exact words" not in text  # no claim holds "zebra"
 
 
 async def test_papers_found_by_meaning_say_so(bot: Bot) -> None:
-    reply = await until_by_meaning(bot, "/paper AUROC zebra")
+    _, reply = await bot.command("/paper AUROC zebra")
     assert "RLCDAlignBench" in as_text(reply) and "similar meaning" in as_text(reply)
 
 
 async def test_hostile_input_still_gets_an_answer_with_the_dense_leg_on(bot: Bot) -> None:
-    await until_by_meaning(bot, "/claims AUROC zebra")
     for line in (
         "/claims AUROC\x00zebra",
         "/claims ！？。",
@@ -53,7 +52,6 @@ async def test_papers_from_a_reingest_are_embedded_in_the_background(
 
 
 async def test_related_adds_claims_of_other_papers_close_in_meaning(bot: Bot) -> None:
-    await until_by_meaning(bot, "/claims AUROC zebra")
     _, reply = await bot.command("/claims related RLCDAlignBench#1")
     sections = [b["text"]["text"] for b in reply["blocks"] if b["type"] == "section"]
     close = [text for text in sections if "_close in meaning_" in text]

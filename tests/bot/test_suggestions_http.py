@@ -12,7 +12,7 @@ from sqlalchemy.engine import URL
 from bot.text_view import as_text
 from jobs.ingest import ingest
 from storage import db
-from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy, until_by_meaning, until_hybrid
+from tests.bot.conftest import Bot, StartBot, buttons, seeded_copy
 from tests.bot.limits import limit_violations
 from tests.cli.helpers import paperbot
 from tests.digests import Entry, huggingface_digest, write
@@ -27,7 +27,6 @@ async def test_a_mistyped_name_with_one_correction_shows_its_card(bot: Bot) -> N
 
 
 async def test_a_mistyped_claim_word_with_one_correction_shows_its_claims(bot: Bot) -> None:
-    await until_by_meaning(bot, "/claims AUROC zebra")  # the index is ready
     _, reply = await bot.command("/claims latncy")
     text = as_text(reply)
     assert text.startswith("Showing results for *latency* — no match for “latncy”.")
@@ -38,7 +37,6 @@ async def test_a_mistyped_claim_word_with_one_correction_shows_its_claims(bot: B
 
 
 async def test_did_you_mean_offers_each_correction_and_its_button_runs_it(bot: Bot) -> None:
-    await until_by_meaning(bot, "/claims AUROC zebra")  # the index is ready
     _, reply = await bot.command("/claims modle")
     text = as_text(reply)
     assert text.startswith("No claims match “modle”.")
@@ -83,7 +81,7 @@ async def test_paper_finds_the_paper_its_claims_name(bot: Bot) -> None:
 
 
 async def test_paper_lists_count_them_all_and_page_to_the_rest(bot: Bot) -> None:
-    first = await until_hybrid(bot, "/paper agent")  # the 16th is found by meaning
+    _, first = await bot.command("/paper agent")  # the 16th is found by meaning
     assert as_text(first).startswith("16 papers match “agent” · 1–10")
     assert first["text"] == "16 papers match “agent”"
     assert await bot.click(buttons(first)["Next page"]) == 200
