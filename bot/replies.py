@@ -22,7 +22,7 @@ from bot.ids import is_channel_id
 from bot.review_view import review_modal, review_opened
 from bot.saved_view import HOME_SAVED, saved_bibtex, saved_items, saved_list
 from bot.settings import TIME_OF_DAY
-from bot.suggesting import better_searches
+from bot.suggesting import better_searches, misspelt
 from jobs import summary
 from storage import db, paper_keys, saved, subscriptions
 from storage.authors import author_spans
@@ -77,8 +77,10 @@ async def paper(
     dense: DenseSearch | None = None,
 ) -> Message:
     """`/paper`: a card, a page of a list, or none; fused with search by meaning when
-    `dense` is ready. When little is found (by words and by meaning) and `suggester` knows
-    better words, "Did you mean …" (or, with no result and one correction, its results)."""
+    `dense` is ready. When the words as typed find little (whatever meaning adds) and
+    `suggester` knows better words, "Did you mean …". With one correction and nothing
+    found, or nothing found by the words and a misspelling corrected, its results: a
+    misspelt word's neighbours in meaning are weaker evidence than the word it meant."""
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
@@ -87,12 +89,14 @@ async def paper(
             suggester if page == 1 else None,
             sessions,
             text,
-            matches.total,
+            matches.matching_words,
             lambda corrected: lookup_paper(session, corrected),
             names_first=True,
             keep=author_spans(text),
         )
-        if not matches.total and len(fixes) == 1:
+        if len(fixes) == 1 and (
+            not matches.total or (not matches.matching_words and misspelt(text, fixes[0]))
+        ):
             used = await lookup_paper(session, fixes[0], dense=dense)
             found = await _paper_reply(session, fixes[0], used)
             return blocks.corrected(found, fixes[0], text.strip())
@@ -137,11 +141,13 @@ async def claims(
             suggester if page == 1 else None,
             sessions,
             text,
-            found.total,
+            found.matching_words,
             lambda corrected: search_claims(session, corrected),
             keep=filter_spans(text),
         )
-        if not found.total and len(fixes) == 1:
+        if len(fixes) == 1 and (
+            not found.total or (not found.matching_words and misspelt(text, fixes[0]))
+        ):
             used = await search_claims(session, fixes[0], dense=dense)
             return blocks.corrected(blocks.claim_page(fixes[0], used), fixes[0], text.strip())
     return blocks.with_suggestions(blocks.claim_page(text.strip(), found), "/claims", fixes)

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from storage.db import Sessions
-from storage.search_text import BadQuery
+from storage.search_text import BadQuery, known_word
 from storage.suggestions import Suggester
 
 # A search finding fewer results than this offers corrections.
@@ -52,3 +52,12 @@ async def better_searches(
         except BadQuery:
             continue
     return better
+
+
+def misspelt(typed: str, correction: str) -> bool:
+    """Whether `correction` only replaces words of `typed` that no dictionary knows (a
+    misspelling), rather than real words the store happens to lack (`zebra`), for which
+    the hits by meaning may be what was wanted."""
+    kept = {word.casefold() for word in correction.split()}
+    replaced = [word for word in typed.split() if word.casefold() not in kept]
+    return not any(known_word(word) for word in replaced)

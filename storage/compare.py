@@ -11,7 +11,6 @@ found claim is checked here for a mention of the name.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass, field
 
@@ -20,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import fulltext, vectors
 from storage.dense import DenseSearch
+from storage.models import VECTOR_OF_CLAIM
 from storage.search import SEARCH_BUDGET_SECONDS, ClaimHit, PaperRef, _hits
 from storage.search_text import BadQuery, Query, SearchTooCostly, Term, parse_query
 
@@ -251,7 +251,7 @@ async def _close_in_meaning(
     if claim.claim_id not in ids:  # not embedded yet
         return []
     vector = matrix[ids.index(claim.claim_id)]
-    nearest = await asyncio.to_thread(dense.claims.search, vector, NEAREST_LOOKED_AT)
-    near = [item for item, score in nearest if score >= dense.embedder.floor]
+    nearest = await dense.nearest(session, VECTOR_OF_CLAIM, vector, NEAREST_LOOKED_AT)
+    near = [item for item, _ in nearest]
     hits = await _hits(session, [item for item in near if item not in seen], parse_query(""))
     return [hit for hit in hits if hit.paper.id != claim.paper.id]

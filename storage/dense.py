@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 from numpy.typing import NDArray
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import vectors
 from storage.db import Sessions
@@ -74,6 +75,27 @@ class DenseSearch:
         vector = await self.embed_query("warm up")
         for index in (self.claims, self.papers):
             await asyncio.to_thread(index.search, vector, 100)
+
+    async def nearest(
+        self, session: AsyncSession, kind: str, vector: NDArray[np.float32], count: int
+    ) -> list[tuple[int, float]]:
+        """The items of `kind` among the `count` nearest to `vector` that reach the
+        embedder's floor, as (id, cosine similarity), most similar first. The index finds
+        them; their stored vectors score them: the index's int8 copies put e5's cosines
+        about 0.015 low and swap close neighbours, which the floor, set on exact cosines,
+        cannot allow for. Items deleted since the index was refreshed have no stored
+        vector, so they drop out here."""
+        found = await asyncio.to_thread(self.index(kind).search, vector, count)
+        if not found:
+            return []
+        ids, matrix = await vectors.read(
+            session, self.embedder, kind, ids=[item for item, _ in found]
+        )
+        scored = zip(ids, (matrix @ vector).tolist(), strict=True)
+        floor = self.embedder.floor
+        return sorted(
+            ((item, score) for item, score in scored if score >= floor), key=lambda p: -p[1]
+        )
 
     async def embed_query(self, words: str) -> NDArray[np.float32]:
         """The query's vector, computed in a worker thread (CPU work over user text); the

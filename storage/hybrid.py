@@ -15,7 +15,6 @@ range takes the 1,000 nearest claims and keeps those inside it.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -27,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from storage import vectors
 from storage.dense import DenseSearch
 from storage.fulltext import ClaimFilter, Ranked
-from storage.models import Claim, Paper
+from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, Paper
 
 RRF_K = 60
 FUSION_DEPTH = 100
@@ -44,6 +43,7 @@ class Fused:
     ids: list[int]
     why: dict[int, str] = field(default_factory=dict)  # id -> EXACT_WORDS | SIMILAR_MEANING
     total: int = -1  # how many either leg finds in all (-1: as many as `ids`)
+    by_meaning_only: int = 0  # how many of `total` only the ranking by meaning finds
 
     def __post_init__(self) -> None:
         if self.total < 0:
@@ -83,8 +83,8 @@ async def claim_page(
     vector = await dense.embed_query(words)
     dense_ids = await _dense_claims(session, dense, vector, where)
     fused = fuse(lexical_ranked.ids, dense_ids)
-    total = lexical_ranked.total + len(fused.ids) - len(lexical_ranked.ids)
-    return Fused(fused.ids[offset : offset + limit], fused.why, total)
+    added = len(fused.ids) - len(lexical_ranked.ids)
+    return Fused(fused.ids[offset : offset + limit], fused.why, lexical_ranked.total + added, added)
 
 
 async def paper_ranking(
@@ -93,25 +93,15 @@ async def paper_ranking(
     """The whole fused ranking of papers, given the lexical one. A paper's place by
     meaning is the best of its own vector (title and abstract) and its claims' vectors."""
     vector = await dense.embed_query(words)
-    floor = dense.embedder.floor
-    best: dict[int, float] = {}
-    for item, score in await asyncio.to_thread(dense.papers.search, vector, FUSION_DEPTH):
-        if score >= floor:
-            best[item] = max(best.get(item, score), score)
-    near = {
-        item: score
-        for item, score in await asyncio.to_thread(dense.claims.search, vector, FUSION_DEPTH)
-        if score >= floor
-    }
+    best = dict(await dense.nearest(session, VECTOR_OF_PAPER, vector, FUSION_DEPTH))
+    near = dict(await dense.nearest(session, VECTOR_OF_CLAIM, vector, FUSION_DEPTH))
     if near:
         rows = await session.execute(
             select(Claim.id, Claim.paper_id).where(Claim.id.in_(list(near)))
         )
         for claim_id, paper_id in rows:
             best[paper_id] = max(best.get(paper_id, near[claim_id]), near[claim_id])
-    alive = await _existing_papers(session, list(best))
-    dense_ids = sorted(alive, key=lambda i: -best[i])
-    return fuse(lexical_ids, dense_ids)
+    return fuse(lexical_ids, sorted(best, key=lambda i: -best[i]))
 
 
 async def _dense_claims(
@@ -135,10 +125,11 @@ async def _dense_claims(
         ranked = sorted(zip(ids, scores.tolist(), strict=True), key=lambda pair: -pair[1])
         return [item for item, score in ranked[:FUSION_DEPTH] if score >= floor]
     count = FILTERED_DEPTH if dated else FUSION_DEPTH
-    nearest = await asyncio.to_thread(dense.claims.search, vector, count)
-    candidates = [item for item, score in nearest if score >= floor]
-    kept = set(await _claims_inside(session, candidates, where))
-    return [item for item in candidates if item in kept][:FUSION_DEPTH]
+    candidates = [item for item, _ in await dense.nearest(session, VECTOR_OF_CLAIM, vector, count)]
+    if dated:
+        kept = set(await _claims_inside(session, candidates, where))
+        candidates = [item for item in candidates if item in kept]
+    return candidates[:FUSION_DEPTH]
 
 
 async def _in_dates(session: AsyncSession, where: ClaimFilter) -> int:
@@ -155,8 +146,7 @@ async def _in_dates(session: AsyncSession, where: ClaimFilter) -> int:
 async def _claims_inside(
     session: AsyncSession, ids: Sequence[int], where: ClaimFilter
 ) -> list[int]:
-    """Which of these claims still exist and fall inside the date range (the index may
-    still hold claims deleted since it was refreshed)."""
+    """Which of these claims fall inside the date range."""
     if not ids:
         return []
     query = select(Claim.id).join(Paper, Paper.id == Claim.paper_id).where(Claim.id.in_(ids))
@@ -165,10 +155,3 @@ async def _claims_inside(
     if where.until is not None:
         query = query.where(Paper.digest_date <= where.until)
     return list((await session.execute(query)).scalars())
-
-
-async def _existing_papers(session: AsyncSession, ids: Sequence[int]) -> list[int]:
-    if not ids:
-        return []
-    rows = await session.execute(select(Paper.id).where(Paper.id.in_(list(ids))))
-    return list(rows.scalars())

@@ -68,6 +68,7 @@ class PaperMatches:
     via_claims: frozenset[int] = frozenset()  # papers found through their claims only
     capped: bool = False  # more matched than the search counts: the total is a lower bound
     by_words: int = -1  # how many of `total` match the words (-1: all of them)
+    by_meaning_only: int = 0  # how many of `total` only search by meaning finds
 
     def __post_init__(self) -> None:
         if self.total < 0:
@@ -87,6 +88,11 @@ class PaperMatches:
     @property
     def has_next(self) -> bool:
         return self.page * PAGE_SIZE < self.total
+
+    @property
+    def matching_words(self) -> int:
+        """How many match the words as typed (their forms and translations included)."""
+        return self.total - self.by_meaning_only
 
 
 @dataclass(frozen=True)
@@ -130,11 +136,17 @@ class ClaimPage:
     papers: list[PaperRef] = field(default_factory=list)  # what `paper:` resolved to
     notes: tuple[str, ...] = ()  # what the search left out of what was typed
     total: int = 0  # matches in all, counted up to RANK_WINDOW
+    by_meaning_only: int = 0  # how many of `total` only search by meaning finds
 
     @property
     def capped(self) -> bool:
         """More matched than the search counts: the total is a lower bound."""
         return self.total >= RANK_WINDOW
+
+    @property
+    def matching_words(self) -> int:
+        """How many match the words as typed (their forms and translations included)."""
+        return self.total - self.by_meaning_only
 
 
 _REF_COLUMNS = (
@@ -238,8 +250,17 @@ async def lookup_paper(
     refs = [
         replace(ref, matched_by=why.get(ref.id)) for ref in await _refs_in_order(session, shown)
     ]
+    only_meaning = sum(1 for reason in why.values() if reason == hybrid.SIMILAR_MEANING)
     return PaperMatches(
-        "text", refs, query.notes, len(ids), page, frozenset(via), capped, by_words=by_words
+        "text",
+        refs,
+        query.notes,
+        len(ids),
+        page,
+        frozenset(via),
+        capped,
+        by_words=by_words,
+        by_meaning_only=only_meaning,
     )
 
 
@@ -326,6 +347,7 @@ async def search_claims(
     named = tuple(await fulltext.papers_named(session, query.excluded))
     where = fulltext.ClaimFilter(paper_ids, search.since, search.until, named)
     why: dict[int, str] = {}
+    by_meaning_only = 0
     page = max(page, 1)
     offset = (page - 1) * PAGE_SIZE
     if query.empty:
@@ -350,10 +372,11 @@ async def search_claims(
                 session, dense, search.words, where, lexical, offset=offset, limit=PAGE_SIZE + 1
             )
             ranked, why = fulltext.Ranked(fused.ids, fused.total), fused.why
+            by_meaning_only = fused.by_meaning_only
     ids = ranked.ids
     hits = await _hits(session, ids[:PAGE_SIZE], query, why)
     total = max(ranked.total, offset + len(hits)) if hits else ranked.total
-    return ClaimPage(hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total)
+    return ClaimPage(hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total, by_meaning_only)
 
 
 @dataclass(frozen=True)

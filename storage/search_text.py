@@ -439,6 +439,15 @@ def dictionary_read() -> bool:
     return bilingual.tried()
 
 
+def known_word(word: str) -> bool:
+    """Whether the bilingual dictionary, once read, knows `word` (an English sense or a
+    Chinese headword): a word it knows was meant, even where the store lacks it."""
+    words = bilingual.loaded()
+    if words is None:
+        return False
+    return english_key(word) in words.chinese or fold_chinese(normalise(word)) in words.english
+
+
 def english_key(phrase: str) -> str:
     """An English phrase as the tokens it is indexed as (`to forget`: `to forget`)."""
     return " ".join(word_forms(run)[0] for run in _TOKEN.findall(normalise(phrase)))

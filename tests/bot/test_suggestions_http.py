@@ -36,6 +36,21 @@ async def test_a_mistyped_claim_word_with_one_correction_shows_its_claims(bot: B
     assert text.count("_similar meaning_") == 1
 
 
+async def test_a_misspelling_is_corrected_although_meaning_finds_neighbours(bot: Bot) -> None:
+    # "AUROC" alone brings hits by meaning; "medain" is no word, so the words are corrected.
+    _, reply = await bot.command("/claims AUROC medain")
+    text = as_text(reply)
+    assert text.startswith("Showing results for *AUROC median* — no match for “AUROC medain”.")
+    assert "exact words" in text
+
+
+async def test_a_real_word_the_store_lacks_keeps_the_hits_by_meaning(bot: Bot) -> None:
+    _, reply = await bot.command("/claims AUROC zebra")
+    text = as_text(reply)
+    assert "similar meaning" in text and "Did you mean *AUROC zero*?" in text
+    assert not text.startswith("Showing results for")
+
+
 async def test_did_you_mean_offers_each_correction_and_its_button_runs_it(bot: Bot) -> None:
     _, reply = await bot.command("/claims modle")
     text = as_text(reply)

@@ -3,6 +3,7 @@ hold its vectors): fusion, the similarity floor, filters, why each hit matched, 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from datetime import date
 
@@ -10,10 +11,11 @@ import pytest
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import db
+from storage import db, vectors
 from storage.dense import DenseSearch, query_text
 from storage.embedders import HashEmbedder, Vectors
 from storage.hybrid import EXACT_WORDS, SIMILAR_MEANING, fuse
+from storage.models import VECTOR_OF_CLAIM
 from storage.search import lookup_paper, search_claims
 from storage.search_text import BadQuery
 
@@ -58,6 +60,22 @@ async def test_exact_matches_keep_their_place_and_say_so(
 async def test_unrelated_words_find_nothing(seeded: AsyncSession, dense: DenseSearch) -> None:
     assert (await search_claims(seeded, "xyzzy plugh", dense=dense)).hits == []
     assert (await lookup_paper(seeded, "xyzzy plugh", dense=dense)).papers == []
+
+
+async def test_the_floor_applies_to_exact_cosines_not_to_the_index_approximation(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    vector = await dense.embed_query("AUROC benchmarks")
+    approximate = dict(await asyncio.to_thread(dense.claims.search, vector, 50))
+    ids, matrix = await vectors.read(seeded, dense.embedder, VECTOR_OF_CLAIM, ids=list(approximate))
+    exact = dict(zip(ids, (matrix @ vector).tolist(), strict=True))
+    # A claim the index's int8 copy scores lower than its stored vector does, with the
+    # floor between the two: it is similar enough, and must be found.
+    underrated = max((i for i in ids if approximate[i] < exact[i] - 1e-4), key=exact.__getitem__)
+    dense.embedder.floor = (approximate[underrated] + exact[underrated]) / 2
+    near = dict(await dense.nearest(seeded, VECTOR_OF_CLAIM, vector, 50))
+    assert near[underrated] == pytest.approx(exact[underrated])
+    assert all(score >= dense.embedder.floor for score in near.values())
 
 
 async def test_filters_hold_for_hits_by_meaning(seeded: AsyncSession, dense: DenseSearch) -> None:
