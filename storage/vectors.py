@@ -228,10 +228,13 @@ async def read(
 ) -> tuple[list[int], NDArray[np.float32]]:
     """Current vectors of `kind` in id order: after `after` (at most `limit`), or of `ids`."""
     query = select(ItemVector.item_id, ItemVector.vector).where(
-        ItemVector.kind == kind, ItemVector.item_id > after, *_current(embedder)
+        ItemVector.kind == kind, *_current(embedder)
     )
+    # Not both: with `item_id > 0` beside the list SQLite scans every id of the kind.
     if ids is not None:
         query = query.where(ItemVector.item_id.in_(list(ids)))
+    else:
+        query = query.where(ItemVector.item_id > after)
     rows = (await session.execute(query.order_by(ItemVector.item_id).limit(limit))).all()
     return [row[0] for row in rows], from_bytes([row[1] for row in rows], embedder.dim)
 
