@@ -439,10 +439,11 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
         )
         baseline = None
     elif baseline:
+        note = f" ({baseline['note'].rstrip('.')})" if baseline.get("note") else ""
         lines.append(
             f"Figures read *baseline → this run*. Baseline: the search on commit "
-            f"`{baseline['measured_on']}` ({baseline['date']}, {baseline['store']}); "
-            f"this run: commit `{now}`. {baseline.get('note', '')}".rstrip()
+            f"`{baseline['measured_on']}` ({baseline['date']}, {baseline['store']}){note}; "
+            f"this run: commit `{now}`."
         )
     lines += ["", f"Search by meaning in this run: {stores[0].embedder}." if stores else ""]
     lines.append("")
