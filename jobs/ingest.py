@@ -348,8 +348,11 @@ async def _ingest_files(
 def _parse_pool(workers: int) -> ProcessPoolExecutor:
     """Processes for parsing, started by a fork server: a bare process that imports only
     the parser, not this one (whose threads a plain fork would copy mid-lock). They start
-    on the first file that needs parsing, so an unchanged corpus starts none."""
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
+    on the first file that needs parsing, so an unchanged corpus starts none. The fork
+    server builds the tokenizer's tables once for all of them (jobs.parse_tables)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["__main__", "jobs.parse_tables"])
+    return ProcessPoolExecutor(workers, mp_context=context)
 
 
 async def _prepare(
