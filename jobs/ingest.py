@@ -323,8 +323,8 @@ async def _ingest_files(
     pooled = options.parse_workers > 0 and len(files) >= POOL_FROM_FILES
     ahead = options.parse_workers if pooled else 1
     ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
-    executor = _parse_pool(options.parse_workers) if pooled else None
     stored = await _stored_versions(sessions, files)
+    executor = _parse_pool(options.parse_workers) if pooled else None
 
     async def produce() -> None:
         for path in files:
