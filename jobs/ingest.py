@@ -15,7 +15,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -323,11 +323,12 @@ async def _ingest_files(
     pooled = options.parse_workers > 0 and len(files) >= POOL_FROM_FILES
     ahead = options.parse_workers if pooled else 1
     ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
+    stored = await _stored_versions(sessions, files)
     executor = _parse_pool(options.parse_workers) if pooled else None
 
     async def produce() -> None:
         for path in files:
-            await ready.put(asyncio.create_task(_prepare(sessions, path, options, executor)))
+            await ready.put(asyncio.create_task(_prepare(stored, path, options, executor)))
 
     producer = asyncio.create_task(produce())
     try:
@@ -348,12 +349,26 @@ async def _ingest_files(
 def _parse_pool(workers: int) -> ProcessPoolExecutor:
     """Processes for parsing, started by a fork server: a bare process that imports only
     the parser, not this one (whose threads a plain fork would copy mid-lock). They start
-    on the first file that needs parsing, so an unchanged corpus starts none."""
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
+    on the first file that needs parsing, so an unchanged corpus starts none. The fork
+    server builds the tokenizer's tables once for all of them (jobs.parse_tables)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["__main__", "jobs.parse_tables"])
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
+async def _stored_versions(
+    sessions: Sessions, files: Sequence[Path]
+) -> dict[str, loading.StoredVersion]:
+    """What the store holds of these files, read once before any is stored: reading and
+    parsing the next files then takes no connection beside the writer's, so one page cache
+    fills while the store grows, not one a connection (each writing in turn)."""
+    paths = await asyncio.to_thread(lambda: [os.path.realpath(path) for path in files])
+    async with sessions() as session:
+        return await loading.stored_versions(session, paths)
 
 
 async def _prepare(
-    sessions: Sessions,
+    stored: Mapping[str, loading.StoredVersion],
     path: Path,
     options: _Options,
     executor: Executor | None = None,
@@ -372,9 +387,7 @@ async def _prepare(
     content_hash = await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
     file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
     try:
-        async with sessions() as session:  # a read: the writers' turn is not needed yet
-            document = await loading.find_document(session, stored_path)
-        if _outcome(document, content_hash) == "unchanged" and not force:
+        if _outcome(stored.get(stored_path), content_hash) == "unchanged" and not force:
             return file  # re-ingesting an unchanged file only checks its hash
         if executor is None:
             return replace(file, parsed=await asyncio.to_thread(parse_file, data))
@@ -385,7 +398,7 @@ async def _prepare(
         return _Prepared(path, error=internal_error(error))
 
 
-def _outcome(document: Document | None, content_hash: str) -> str:
+def _outcome(document: Document | loading.StoredVersion | None, content_hash: str) -> str:
     if document is None:
         return "new"
     if (

@@ -130,6 +130,27 @@ async def find_document(session: AsyncSession, path: str) -> Document | None:
     return result.scalar_one_or_none()
 
 
+class StoredVersion(NamedTuple):
+    """What the store holds of a file's last version: enough to tell an unchanged file."""
+
+    content_hash: str
+    status: str
+    parser_version: str
+
+
+async def stored_versions(session: AsyncSession, paths: Sequence[str]) -> dict[str, StoredVersion]:
+    """The last stored version of each of these files that the store knows, by path."""
+    found: dict[str, StoredVersion] = {}
+    for start in range(0, len(paths), _CHUNK):
+        rows = await session.execute(
+            select(
+                Document.path, Document.content_hash, Document.status, Document.parser_version
+            ).where(Document.path.in_(paths[start : start + _CHUNK]))
+        )
+        found.update({path: StoredVersion(*version) for path, *version in rows})
+    return found
+
+
 async def record_refused_document(
     session: AsyncSession,
     *,

@@ -35,8 +35,10 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import Stemmer
 
@@ -134,6 +136,12 @@ def _needs_cleaning() -> re.Pattern[str]:
     return re.compile(f"[{first_plane}]|[\U00010000-\U0010ffff]")
 
 
+def build_tables() -> None:
+    """Build the tables `normalise` reads (about 0.3 s) now rather than on first use: a
+    process that forks parse processes builds them once for all of them."""
+    _needs_cleaning()
+
+
 def normalise(text: str) -> str:
     """Fold width, case, accents and traditional Chinese; drop zero-width characters;
     controls become spaces."""
@@ -200,15 +208,22 @@ def _run_tokens(run: str, *, indexing: bool) -> list[str]:
 def index_text(*parts: str | None) -> str:
     """The text stored in the search column for the given fields: its tokens in order,
     then the other forms of its words, once each (see the module's description)."""
-    # Ingest's hot path: one lookup per token, every kind of token in the same cache.
-    known = _INDEXED.get
     # Each part on its own: an English quote takes normalise's fast ASCII path. The same
     # text as normalising them joined, since nothing folds or composes across a space.
     text = " ".join([normalise(p) for p in parts if p])
-    entries = [known(token) or _indexed(token) for token in _INDEXED_TOKEN.findall(text)]
-    tokens = " ".join([own for own, _ in entries])
-    forms = [form for _, others in entries if others for form in others]
-    return f"{tokens} {' '.join(dict.fromkeys(forms))}" if forms else tokens
+    # Ingest's hot path: one lookup per token, every kind of token in the same cache, and
+    # the loops over tokens in C (map, join); only tokens not yet cached take a call.
+    found = _INDEXED_TOKEN.findall(text)
+    cached = list(map(_INDEXED.get, found))
+    if None in cached:
+        cached = [entry or _indexed(token) for entry, token in zip(cached, found, strict=True)]
+    entries = cast("list[tuple[str, tuple[str, ...]]]", cached)
+    tokens = " ".join(map(_OWN, entries))
+    forms = dict.fromkeys(chain.from_iterable(map(_OTHERS, entries)))
+    return f"{tokens} {' '.join(forms)}" if forms else tokens
+
+
+_OWN, _OTHERS = itemgetter(0), itemgetter(1)  # of an _INDEXED entry
 
 
 # What index_text adds for a token as the text holds it (`x-planner` included): its

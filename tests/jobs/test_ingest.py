@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from jobs.ingest import MB, FileTooLarge, ingest, read_digest
@@ -101,6 +101,36 @@ async def test_a_second_run_changes_nothing_and_force_keeps_keys(
     assert forced.documents == {"new": 0, "changed": 0, "unchanged": 3, "failed": 0}
     assert forced.papers == {"new": 0, "updated": 0}
     assert await snapshot(sessions) == before  # same keys, ids, claims, first-ingested times
+
+
+async def test_a_load_holds_one_connection_at_a_time(
+    engine: AsyncEngine, sessions: Sessions, seeds: Path
+) -> None:
+    """Each connection keeps its own page cache (64 MiB on SQLite), filled as the store
+    grows: reading the next files beside the writer took a second and third connection,
+    and the writes went round them all, so a long load held several full caches."""
+    held = peak = 0
+
+    def checkout(*_: Any) -> None:
+        nonlocal held, peak
+        held += 1
+        peak = max(peak, held)
+
+    def checkin(*_: Any) -> None:
+        nonlocal held
+        held -= 1
+
+    pool = engine.sync_engine.pool
+    event.listen(pool, "checkout", checkout)
+    event.listen(pool, "checkin", checkin)
+    try:
+        report = await ingest(sessions, [seeds])
+        again = await ingest(sessions, [seeds])
+    finally:
+        event.remove(pool, "checkout", checkout)
+        event.remove(pool, "checkin", checkin)
+    assert report.documents["new"] == 3 and again.documents["unchanged"] == 3
+    assert peak == 1
 
 
 async def test_every_run_is_recorded_with_its_trigger_and_counts(
