@@ -79,20 +79,43 @@ async def claim_page(
     """One page (`limit` ids from `offset`) of the fused ranking of claims, and the total:
     the lexical matches (counted within their window) plus the hits by meaning that are
     not among the lexical matches read."""
-    lexical_ranked = await lexical(depth(offset, limit), 0)
-    vector = await dense.embed_query(words)
-    dense_ids = await _dense_claims(session, dense, vector, where)
+    embedding = start_embedding(dense, words)  # in a thread while the lexical SQL runs
+    try:
+        lexical_ranked = await lexical(depth(offset, limit), 0)
+        dense_ids = await _dense_claims(session, dense, await embedding, where)
+    finally:
+        drop_embedding(embedding)
     fused = fuse(lexical_ranked.ids, dense_ids)
     total = lexical_ranked.total + len(fused.ids) - len(lexical_ranked.ids)
     return Fused(fused.ids[offset : offset + limit], fused.why, total)
 
 
+def start_embedding(dense: DenseSearch, words: str) -> asyncio.Task[NDArray[np.float32]]:
+    """The query's vector, computed meanwhile: the model runs in a worker thread, so the
+    lexical search's SQL and the embedding overlap instead of adding up. Pass it to
+    `drop_embedding` when done, in case the search stopped early."""
+    return asyncio.ensure_future(dense.embed_query(words))
+
+
+def drop_embedding(embedding: asyncio.Task[NDArray[np.float32]]) -> None:
+    """Forget an embedding the search no longer needs: cancelled if still running, its
+    error (if any) already told by the search that stopped early."""
+    if not embedding.done():
+        embedding.cancel()
+    elif not embedding.cancelled():
+        embedding.exception()  # retrieved, so asyncio does not log it a second time
+
+
 async def paper_ranking(
-    session: AsyncSession, dense: DenseSearch, words: str, lexical_ids: Sequence[int]
+    session: AsyncSession,
+    dense: DenseSearch,
+    embedding: Awaitable[NDArray[np.float32]],
+    lexical_ids: Sequence[int],
 ) -> Fused:
-    """The whole fused ranking of papers, given the lexical one. A paper's place by
-    meaning is the best of its own vector (title and abstract) and its claims' vectors."""
-    vector = await dense.embed_query(words)
+    """The whole fused ranking of papers, given the lexical one and the query's vector
+    (`start_embedding`). A paper's place by meaning is the best of its own vector (title
+    and abstract) and its claims' vectors."""
+    vector = await embedding
     floor = dense.embedder.floor
     best: dict[int, float] = {}
     for item, score in await asyncio.to_thread(dense.papers.search, vector, FUSION_DEPTH):

@@ -197,6 +197,36 @@ async def lookup_paper(
         query.needs_words()
     if query.empty and not names:
         return PaperMatches("text", [], query.notes, page=page)
+    # An author or an excluded word narrows what is asked for; meaning would widen it again.
+    embedding = None
+    if dense is not None and dense.ready and not names and not query.excluded:
+        embedding = hybrid.start_embedding(dense, text)
+    try:
+        ids, via, capped, by_words, pinned = await _papers_by_words(session, words, query, names)
+        why: dict[int, str] = {}
+        if embedding is not None:
+            assert dense is not None
+            fused = await hybrid.paper_ranking(session, dense, embedding, ids)
+            ids, why = fused.ids, fused.why
+    finally:
+        if embedding is not None:
+            hybrid.drop_embedding(embedding)
+    if pinned is not None and pinned in ids:
+        ids = [pinned, *(paper_id for paper_id in ids if paper_id != pinned)]
+    shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    refs = [
+        replace(ref, matched_by=why.get(ref.id)) for ref in await _refs_in_order(session, shown)
+    ]
+    return PaperMatches("text", refs, query.notes, len(ids), page, via, capped, by_words=by_words)
+
+
+async def _papers_by_words(
+    session: AsyncSession, words: str, query: Query, names: tuple[str, ...]
+) -> tuple[list[int], frozenset[int], bool, int, int | None]:
+    """The lexical ranking of papers: their own text first, then the papers whose claims
+    match; which of them were found through claims only; whether more matched than the
+    search counts; how many the words match (-1: a list, not one paper's card); and the
+    paper the words match as typed, if one."""
     by_author = await authors.require_papers_by(session, names) if names else None
     by_claims: list[int] = []
     claims_seen = 0
@@ -226,21 +256,8 @@ async def lookup_paper(
     # paper's card; the one paper the words match as typed, if any, heads it.
     if query.widened:
         by_words, pinned = -1, await _matched_as_typed(session, words)
-    why: dict[int, str] = {}
-    # An author or an excluded word narrows what is asked for; meaning would widen it again.
-    if dense is not None and dense.ready and not names and not query.excluded:
-        fused = await hybrid.paper_ranking(session, dense, text, ids)
-        ids, why = fused.ids, fused.why
-    if pinned is not None and pinned in ids:
-        ids = [pinned, *(paper_id for paper_id in ids if paper_id != pinned)]
-    shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
-    refs = [
-        replace(ref, matched_by=why.get(ref.id)) for ref in await _refs_in_order(session, shown)
-    ]
-    return PaperMatches(
-        "text", refs, query.notes, len(ids), page, frozenset(via), capped, by_words=by_words
-    )
+    return ids, frozenset(via), capped, by_words, pinned
 
 
 async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
