@@ -265,7 +265,7 @@ async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
     Chinese not cut into words), when they match exactly one."""
     query = parse_query(words, translate=False)
     async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
-        own = await fulltext.match_papers(session, query, limit=2, window=RANK_WINDOW)
+        own = await fulltext.newest_papers(session, query, limit=2)
     if query.excluded and own:
         own = [
             i for i in own if i not in await fulltext.papers_holding(session, query.excluded, own)
