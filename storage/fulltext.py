@@ -255,9 +255,10 @@ async def match_claims(
         matching = f"""
             FROM claims c {"JOIN papers p ON p.id = c.paper_id" if dated else ""}
             WHERE c.search_fts @@ to_tsquery('simple', :match) {conditions}"""
-        newest = await _newest(
-            session, "claims", "c.id", matching, params, window, ranged=not dated
-        )
+        if dated:  # the range's matches may all be old: PostgreSQL's own plan
+            newest = f"SELECT c.id {matching} ORDER BY c.id DESC LIMIT :window"
+        else:
+            newest = await _newest(session, "claims", "c.id", matching, params, window)
     return await _ranked(session, newest, query, params, offset)
 
 
@@ -288,8 +289,6 @@ async def _newest(
     matching: str,
     params: dict[str, Any],
     window: int,
-    *,
-    ranged: bool = True,
 ) -> str:
     """SQL for the ids of the newest `window` rows of `matching` (a FROM and WHERE over
     `table`, whose id is `key`), written for how PostgreSQL should find them.
@@ -308,8 +307,7 @@ async def _newest(
     index with the range of ids, PostgreSQL reads about that many rows, not all the
     matches (it would rather walk that range testing each row: plain index scans are
     turned off for that statement, and the ids it found are returned as a list). When the
-    newest ids held too few after all, all the matches are read (`ranged=False`: do not
-    narrow by ids, as for a date range, whose matches may all be old)."""
+    newest ids held too few after all, all the matches are read."""
     explained = await session.execute(
         _bind(f"EXPLAIN (FORMAT JSON) SELECT 1 {matching}", params), params
     )
@@ -323,7 +321,7 @@ async def _newest(
     every = f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC LIMIT :window"
     if matches >= rows * WALK_SHARE:
         return f"SELECT {key} AS id {matching} ORDER BY {key} DESC LIMIT :window"
-    if not ranged or matches <= RANGE_MARGIN * window:
+    if matches <= RANGE_MARGIN * window:
         return every
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
     span = int(RANGE_MARGIN * window * rows / matches)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import vectors
 from storage.dense import DenseSearch
+from storage.dialect import id_in
 from storage.fulltext import ClaimFilter, Ranked
 from storage.models import Claim, Paper
 
@@ -79,15 +81,32 @@ async def claim_page(
     """One page (`limit` ids from `offset`) of the fused ranking of claims, and the total:
     the lexical matches (counted within their window) plus the hits by meaning that are
     not among the lexical matches read."""
-    embedding = start_embedding(dense, words)  # in a thread while the lexical SQL runs
+    # The query's vector and its nearest claims, in worker threads while the lexical SQL
+    # runs (not needed for a paper filter, searched exactly over its claims' vectors).
+    dated = where.since is not None or where.until is not None
+    count = 0 if where.paper_ids is not None else FILTERED_DEPTH if dated else FUSION_DEPTH
+    meaning = asyncio.ensure_future(_by_meaning(dense, words, count))
     try:
         lexical_ranked = await lexical(depth(offset, limit), 0)
-        dense_ids = await _dense_claims(session, dense, await embedding, where)
+        vector, nearest = await meaning
+        dense_ids = await _dense_claims(session, dense, vector, nearest, where)
     finally:
-        drop_embedding(embedding)
+        drop_embedding(meaning)
     fused = fuse(lexical_ranked.ids, dense_ids)
     total = lexical_ranked.total + len(fused.ids) - len(lexical_ranked.ids)
     return Fused(fused.ids[offset : offset + limit], fused.why, total)
+
+
+Nearest = list[tuple[int, float]]  # (id, similarity), the most similar first
+
+
+async def _by_meaning(
+    dense: DenseSearch, words: str, count: int
+) -> tuple[NDArray[np.float32], Nearest]:
+    """The query's vector and the `count` claims nearest to it in the index."""
+    vector = await dense.embed_query(words)
+    nearest = await asyncio.to_thread(dense.claims.search, vector, count) if count else []
+    return vector, nearest
 
 
 def start_embedding(dense: DenseSearch, words: str) -> asyncio.Task[NDArray[np.float32]]:
@@ -97,7 +116,7 @@ def start_embedding(dense: DenseSearch, words: str) -> asyncio.Task[NDArray[np.f
     return asyncio.ensure_future(dense.embed_query(words))
 
 
-def drop_embedding(embedding: asyncio.Task[NDArray[np.float32]]) -> None:
+def drop_embedding(embedding: asyncio.Future[Any]) -> None:
     """Forget an embedding the search no longer needs: cancelled if still running, its
     error (if any) already told by the search that stopped early."""
     if not embedding.done():
@@ -128,7 +147,7 @@ async def paper_ranking(
     }
     if near:
         rows = await session.execute(
-            select(Claim.id, Claim.paper_id).where(Claim.id.in_(list(near)))
+            select(Claim.id, Claim.paper_id).where(id_in(session, Claim.id, list(near)))
         )
         for claim_id, paper_id in rows:
             best[paper_id] = max(best.get(paper_id, near[claim_id]), near[claim_id])
@@ -138,9 +157,15 @@ async def paper_ranking(
 
 
 async def _dense_claims(
-    session: AsyncSession, dense: DenseSearch, vector: NDArray[np.float32], where: ClaimFilter
+    session: AsyncSession,
+    dense: DenseSearch,
+    vector: NDArray[np.float32],
+    nearest: Nearest,
+    where: ClaimFilter,
 ) -> list[int]:
-    """Claims by meaning, best first, at or above the floor and inside the filter."""
+    """Claims by meaning, best first, at or above the floor and inside the filter: the
+    `nearest` found in the index, or, for a paper or a narrow date range, those of the
+    stored vectors of its claims nearest to `vector`."""
     floor = dense.embedder.floor
     dated = where.since is not None or where.until is not None
     if where.paper_ids is not None or (
@@ -157,8 +182,6 @@ async def _dense_claims(
         scores = matrix @ vector if ids else np.zeros(0, dtype=np.float32)
         ranked = sorted(zip(ids, scores.tolist(), strict=True), key=lambda pair: -pair[1])
         return [item for item, score in ranked[:FUSION_DEPTH] if score >= floor]
-    count = FILTERED_DEPTH if dated else FUSION_DEPTH
-    nearest = await asyncio.to_thread(dense.claims.search, vector, count)
     candidates = [item for item, score in nearest if score >= floor]
     kept = set(await _claims_inside(session, candidates, where))
     return [item for item in candidates if item in kept][:FUSION_DEPTH]
@@ -182,7 +205,11 @@ async def _claims_inside(
     still hold claims deleted since it was refreshed)."""
     if not ids:
         return []
-    query = select(Claim.id).join(Paper, Paper.id == Claim.paper_id).where(Claim.id.in_(ids))
+    query = (
+        select(Claim.id)
+        .join(Paper, Paper.id == Claim.paper_id)
+        .where(id_in(session, Claim.id, ids))
+    )
     if where.since is not None:
         query = query.where(Paper.digest_date >= where.since)
     if where.until is not None:
@@ -193,5 +220,5 @@ async def _claims_inside(
 async def _existing_papers(session: AsyncSession, ids: Sequence[int]) -> list[int]:
     if not ids:
         return []
-    rows = await session.execute(select(Paper.id).where(Paper.id.in_(list(ids))))
+    rows = await session.execute(select(Paper.id).where(id_in(session, Paper.id, ids)))
     return list(rows.scalars())
