@@ -91,7 +91,7 @@ async def claim_page(
         vector, nearest = await meaning
         dense_ids = await _dense_claims(session, dense, vector, nearest, where)
     finally:
-        drop_embedding(meaning)
+        drop_search(meaning)
     fused = fuse(lexical_ranked.ids, dense_ids)
     total = lexical_ranked.total + len(fused.ids) - len(lexical_ranked.ids)
     return Fused(fused.ids[offset : offset + limit], fused.why, total)
@@ -109,42 +109,48 @@ async def _by_meaning(
     return vector, nearest
 
 
-def start_embedding(dense: DenseSearch, words: str) -> asyncio.Task[NDArray[np.float32]]:
-    """The query's vector, computed meanwhile: the model runs in a worker thread, so the
-    lexical search's SQL and the embedding overlap instead of adding up. Pass it to
-    `drop_embedding` when done, in case the search stopped early."""
-    return asyncio.ensure_future(dense.embed_query(words))
+def start_paper_search(dense: DenseSearch, words: str) -> asyncio.Task[tuple[Nearest, Nearest]]:
+    """The papers and the claims nearest to the query, looked up meanwhile: the model and
+    the index run in worker threads, so they overlap with the lexical search's SQL
+    instead of adding to it. Give the task to `paper_ranking`, and to `drop_search`
+    when done, in case the search stopped early."""
+    return asyncio.ensure_future(_papers_by_meaning(dense, words))
 
 
-def drop_embedding(embedding: asyncio.Future[Any]) -> None:
-    """Forget an embedding the search no longer needs: cancelled if still running, its
-    error (if any) already told by the search that stopped early."""
-    if not embedding.done():
-        embedding.cancel()
-    elif not embedding.cancelled():
-        embedding.exception()  # retrieved, so asyncio does not log it a second time
+async def _papers_by_meaning(dense: DenseSearch, words: str) -> tuple[Nearest, Nearest]:
+    vector = await dense.embed_query(words)
+
+    def nearest() -> tuple[Nearest, Nearest]:
+        return dense.papers.search(vector, FUSION_DEPTH), dense.claims.search(vector, FUSION_DEPTH)
+
+    return await asyncio.to_thread(nearest)
+
+
+def drop_search(searching: asyncio.Future[Any]) -> None:
+    """Forget a search by meaning no longer needed: cancelled if still running, its error
+    (if any) already told by the search that stopped early."""
+    if not searching.done():
+        searching.cancel()
+    elif not searching.cancelled():
+        searching.exception()  # retrieved, so asyncio does not log it a second time
 
 
 async def paper_ranking(
     session: AsyncSession,
     dense: DenseSearch,
-    embedding: Awaitable[NDArray[np.float32]],
+    searching: Awaitable[tuple[Nearest, Nearest]],
     lexical_ids: Sequence[int],
 ) -> Fused:
-    """The whole fused ranking of papers, given the lexical one and the query's vector
-    (`start_embedding`). A paper's place by meaning is the best of its own vector (title
-    and abstract) and its claims' vectors."""
-    vector = await embedding
+    """The whole fused ranking of papers, given the lexical one and the papers and claims
+    nearest to the query (`start_paper_search`). A paper's place by meaning is the best of
+    its own vector (title and abstract) and its claims' vectors."""
+    papers, claims = await searching
     floor = dense.embedder.floor
     best: dict[int, float] = {}
-    for item, score in await asyncio.to_thread(dense.papers.search, vector, FUSION_DEPTH):
+    for item, score in papers:
         if score >= floor:
             best[item] = max(best.get(item, score), score)
-    near = {
-        item: score
-        for item, score in await asyncio.to_thread(dense.claims.search, vector, FUSION_DEPTH)
-        if score >= floor
-    }
+    near = {item: score for item, score in claims if score >= floor}
     if near:
         rows = await session.execute(
             select(Claim.id, Claim.paper_id).where(id_in(session, Claim.id, list(near)))

@@ -198,19 +198,19 @@ async def lookup_paper(
     if query.empty and not names:
         return PaperMatches("text", [], query.notes, page=page)
     # An author or an excluded word narrows what is asked for; meaning would widen it again.
-    embedding = None
+    by_meaning = None
     if dense is not None and dense.ready and not names and not query.excluded:
-        embedding = hybrid.start_embedding(dense, text)
+        by_meaning = hybrid.start_paper_search(dense, text)
     try:
         ids, via, capped, by_words, pinned = await _papers_by_words(session, words, query, names)
         why: dict[int, str] = {}
-        if embedding is not None:
+        if by_meaning is not None:
             assert dense is not None
-            fused = await hybrid.paper_ranking(session, dense, embedding, ids)
+            fused = await hybrid.paper_ranking(session, dense, by_meaning, ids)
             ids, why = fused.ids, fused.why
     finally:
-        if embedding is not None:
-            hybrid.drop_embedding(embedding)
+        if by_meaning is not None:
+            hybrid.drop_search(by_meaning)
     if pinned is not None and pinned in ids:
         ids = [pinned, *(paper_id for paper_id in ids if paper_id != pinned)]
     shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
