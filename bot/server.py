@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import gc
 import logging
 import signal
 import socket
@@ -27,7 +26,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot import logs, replies
+from bot import logs, memory, replies
 from bot.app import build_app
 from bot.meaning import Meaning
 from bot.messenger import SlackMessenger
@@ -124,12 +123,9 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _settle(app: web.Application) -> AsyncIterator[None]:
-    """Keep what start-up made (the bilingual dictionary, the model, the Slack app: over
-    100,000 objects that live as long as the process) out of the garbage collector's
-    full collections, which scanned them all: 70-90 ms, now and then, paid by whichever
-    command was running. What the process makes later is collected as before."""
-    gc.collect()
-    gc.freeze()
+    """Keep what start-up made (the bilingual dictionary, the Slack app) out of the
+    garbage collector's full collections (bot/memory.py)."""
+    memory.settle(full=True)
     yield
 
 
