@@ -250,6 +250,11 @@ class Suggester:
         """Load the vocabulary now (one load at a time, shared by whoever waits)."""
         await asyncio.shield(self._start(sessions))
 
+    async def settled(self) -> None:
+        """Wait for the load under way, if any (none is started)."""
+        if self._loading is not None:
+            await asyncio.shield(self._loading)
+
     def _start(self, sessions: Sessions) -> asyncio.Task[None]:
         if self._loading is None:
             self._loading = asyncio.create_task(self._load(sessions), name="vocabulary")
