@@ -8,6 +8,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import memory
 from bot.fairness import SearchGate
 from bot.meaning import Meaning
 from bot.settings import Settings
@@ -25,7 +26,8 @@ class Services:
     sessions: Sessions
     ingest_guard: IngestGuard = field(default_factory=IngestGuard)
     searches: SearchGate = field(default_factory=SearchGate)
-    suggester: Suggester = field(default_factory=Suggester)  # "Did you mean" words
+    # "Did you mean" words; each vocabulary loaded is kept out of full collections.
+    suggester: Suggester = field(default_factory=lambda: Suggester(on_loaded=memory.settle))
     meaning: Meaning = field(default_factory=Meaning)  # search by meaning, when a model runs
     # `ask` and `shell`: Slack is a local stand-in, so nothing may be recorded as posted.
     offline: bool = False

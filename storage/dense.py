@@ -18,6 +18,7 @@ import asyncio
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -79,13 +80,23 @@ class DenseSearch:
     async def nearest(
         self, session: AsyncSession, kind: str, vector: NDArray[np.float32], count: int
     ) -> list[tuple[int, float]]:
-        """The items of `kind` among the `count` nearest to `vector` that reach the
-        embedder's floor, as (id, cosine similarity), most similar first. The index finds
-        them; their stored vectors score them: the index's int8 copies put e5's cosines
-        about 0.015 low and swap close neighbours, which the floor, set on exact cosines,
-        cannot allow for. Items deleted since the index was refreshed have no stored
-        vector, so they drop out here."""
+        """The items of `kind` among the `count` nearest to `vector` in the index that
+        reach the embedder's floor (see `rescored`)."""
         found = await asyncio.to_thread(self.index(kind).search, vector, count)
+        return await self.rescored(session, kind, vector, found)
+
+    async def rescored(
+        self,
+        session: AsyncSession,
+        kind: str,
+        vector: NDArray[np.float32],
+        found: Sequence[tuple[int, float]],
+    ) -> list[tuple[int, float]]:
+        """The items the index `found` near `vector` that reach the embedder's floor, as
+        (id, cosine similarity), most similar first, scored on their stored vectors: the
+        index's int8 copies put e5's cosines about 0.015 low and swap close neighbours,
+        which the floor, set on exact cosines, cannot allow for. Items deleted since the
+        index was refreshed have no stored vector, so they drop out here."""
         if not found:
             return []
         ids, matrix = await vectors.read(

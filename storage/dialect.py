@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Table, text
+from sqlalchemy import BigInteger, ColumnElement, Connection, Table, any_, bindparam, text
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import QueryableAttribute
 
 Backend = Literal["sqlite", "postgresql"]
 
@@ -26,6 +28,16 @@ def backend(bind: AsyncSession | Connection) -> Backend:
     if name == "postgresql":
         return "postgresql"
     raise UnsupportedDatabase(f"paperbot runs on SQLite or PostgreSQL, not {name}")
+
+
+def id_in(
+    bind: AsyncSession | Connection, column: QueryableAttribute[int], ids: Sequence[int]
+) -> ColumnElement[bool]:
+    """`column IN ids` for up to a few thousand ids. PostgreSQL takes them as one array:
+    as a thousand parameters, binding and planning them cost twice the statement's run."""
+    if backend(bind) == "postgresql":
+        return column == any_(bindparam(None, list(ids), type_=ARRAY(BigInteger)))
+    return column.in_(list(ids))
 
 
 # An arbitrary constant shared by every replica: "paperbot migrations".

@@ -15,8 +15,10 @@ range takes the 1,000 nearest claims and keeps those inside it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import vectors
 from storage.dense import DenseSearch
+from storage.dialect import id_in
 from storage.fulltext import ClaimFilter, Ranked
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, Paper
 
@@ -79,25 +82,79 @@ async def claim_page(
     """One page (`limit` ids from `offset`) of the fused ranking of claims, and the total:
     the lexical matches (counted within their window) plus the hits by meaning that are
     not among the lexical matches read."""
-    lexical_ranked = await lexical(depth(offset, limit), 0)
-    vector = await dense.embed_query(words)
-    dense_ids = await _dense_claims(session, dense, vector, where)
+    # The query's vector and its nearest claims, in worker threads while the lexical SQL
+    # runs (not needed for a paper filter, searched exactly over its claims' vectors).
+    dated = where.since is not None or where.until is not None
+    count = 0 if where.paper_ids is not None else FILTERED_DEPTH if dated else FUSION_DEPTH
+    meaning = asyncio.ensure_future(_by_meaning(dense, words, count))
+    try:
+        lexical_ranked = await lexical(depth(offset, limit), 0)
+        vector, nearest = await meaning
+        dense_ids = await _dense_claims(session, dense, vector, nearest, where)
+    finally:
+        drop_search(meaning)
     fused = fuse(lexical_ranked.ids, dense_ids)
     added = len(fused.ids) - len(lexical_ranked.ids)
     return Fused(fused.ids[offset : offset + limit], fused.why, lexical_ranked.total + added, added)
 
 
-async def paper_ranking(
-    session: AsyncSession, dense: DenseSearch, words: str, lexical_ids: Sequence[int]
-) -> Fused:
-    """The whole fused ranking of papers, given the lexical one. A paper's place by
-    meaning is the best of its own vector (title and abstract) and its claims' vectors."""
+Nearest = list[tuple[int, float]]  # (id, similarity), the most similar first
+
+
+async def _by_meaning(
+    dense: DenseSearch, words: str, count: int
+) -> tuple[NDArray[np.float32], Nearest]:
+    """The query's vector and the `count` claims nearest to it in the index."""
     vector = await dense.embed_query(words)
-    best = dict(await dense.nearest(session, VECTOR_OF_PAPER, vector, FUSION_DEPTH))
-    near = dict(await dense.nearest(session, VECTOR_OF_CLAIM, vector, FUSION_DEPTH))
+    nearest = await asyncio.to_thread(dense.claims.search, vector, count) if count else []
+    return vector, nearest
+
+
+PaperSearch = tuple[NDArray[np.float32], Nearest, Nearest]  # the query's vector, papers, claims
+
+
+def start_paper_search(dense: DenseSearch, words: str) -> asyncio.Task[PaperSearch]:
+    """The papers and the claims nearest to the query, looked up meanwhile: the model and
+    the index run in worker threads, so they overlap with the lexical search's SQL
+    instead of adding to it. Give the task to `paper_ranking`, and to `drop_search`
+    when done, in case the search stopped early."""
+    return asyncio.ensure_future(_papers_by_meaning(dense, words))
+
+
+async def _papers_by_meaning(dense: DenseSearch, words: str) -> PaperSearch:
+    vector = await dense.embed_query(words)
+
+    def nearest() -> PaperSearch:
+        papers = dense.papers.search(vector, FUSION_DEPTH)
+        return vector, papers, dense.claims.search(vector, FUSION_DEPTH)
+
+    return await asyncio.to_thread(nearest)
+
+
+def drop_search(searching: asyncio.Future[Any]) -> None:
+    """Forget a search by meaning no longer needed: cancelled if still running, its error
+    (if any) already told by the search that stopped early."""
+    if not searching.done():
+        searching.cancel()
+    elif not searching.cancelled():
+        searching.exception()  # retrieved, so asyncio does not log it a second time
+
+
+async def paper_ranking(
+    session: AsyncSession,
+    dense: DenseSearch,
+    searching: Awaitable[PaperSearch],
+    lexical_ids: Sequence[int],
+) -> Fused:
+    """The whole fused ranking of papers, given the lexical one and the papers and claims
+    nearest to the query (`start_paper_search`). A paper's place by meaning is the best of
+    its own vector (title and abstract) and its claims' vectors."""
+    vector, papers, claims = await searching
+    best = dict(await dense.rescored(session, VECTOR_OF_PAPER, vector, papers))
+    near = dict(await dense.rescored(session, VECTOR_OF_CLAIM, vector, claims))
     if near:
         rows = await session.execute(
-            select(Claim.id, Claim.paper_id).where(Claim.id.in_(list(near)))
+            select(Claim.id, Claim.paper_id).where(id_in(session, Claim.id, list(near)))
         )
         for claim_id, paper_id in rows:
             best[paper_id] = max(best.get(paper_id, near[claim_id]), near[claim_id])
@@ -105,9 +162,15 @@ async def paper_ranking(
 
 
 async def _dense_claims(
-    session: AsyncSession, dense: DenseSearch, vector: NDArray[np.float32], where: ClaimFilter
+    session: AsyncSession,
+    dense: DenseSearch,
+    vector: NDArray[np.float32],
+    nearest: Nearest,
+    where: ClaimFilter,
 ) -> list[int]:
-    """Claims by meaning, best first, at or above the floor and inside the filter."""
+    """Claims by meaning, best first, at or above the floor and inside the filter: the
+    `nearest` found in the index, or, for a paper or a narrow date range, those of the
+    stored vectors of its claims nearest to `vector`."""
     floor = dense.embedder.floor
     dated = where.since is not None or where.until is not None
     if where.paper_ids is not None or (
@@ -124,12 +187,10 @@ async def _dense_claims(
         scores = matrix @ vector if ids else np.zeros(0, dtype=np.float32)
         ranked = sorted(zip(ids, scores.tolist(), strict=True), key=lambda pair: -pair[1])
         return [item for item, score in ranked[:FUSION_DEPTH] if score >= floor]
-    count = FILTERED_DEPTH if dated else FUSION_DEPTH
-    candidates = [item for item, _ in await dense.nearest(session, VECTOR_OF_CLAIM, vector, count)]
-    if dated:
-        kept = set(await _claims_inside(session, candidates, where))
-        candidates = [item for item in candidates if item in kept]
-    return candidates[:FUSION_DEPTH]
+    if dated:  # the nearest inside the range, FUSION_DEPTH of them scored exactly
+        kept = set(await _claims_inside(session, [item for item, _ in nearest], where))
+        nearest = [(item, score) for item, score in nearest if item in kept][:FUSION_DEPTH]
+    return [item for item, _ in await dense.rescored(session, VECTOR_OF_CLAIM, vector, nearest)]
 
 
 async def _in_dates(session: AsyncSession, where: ClaimFilter) -> int:
@@ -149,7 +210,11 @@ async def _claims_inside(
     """Which of these claims fall inside the date range."""
     if not ids:
         return []
-    query = select(Claim.id).join(Paper, Paper.id == Claim.paper_id).where(Claim.id.in_(ids))
+    query = (
+        select(Claim.id)
+        .join(Paper, Paper.id == Claim.paper_id)
+        .where(id_in(session, Claim.id, ids))
+    )
     if where.since is not None:
         query = query.where(Paper.digest_date >= where.since)
     if where.until is not None:

@@ -209,6 +209,39 @@ async def lookup_paper(
         query.needs_words()
     if query.empty and not names:
         return PaperMatches("text", [], query.notes, page=page)
+    # An author or an excluded word narrows what is asked for; meaning would widen it again.
+    by_meaning = None
+    if dense is not None and dense.ready and not names and not query.excluded:
+        by_meaning = hybrid.start_paper_search(dense, text)
+    try:
+        ids, via, capped, by_words, pinned = await _papers_by_words(session, words, query, names)
+        why: dict[int, str] = {}
+        if by_meaning is not None:
+            assert dense is not None
+            fused = await hybrid.paper_ranking(session, dense, by_meaning, ids)
+            ids, why = fused.ids, fused.why
+    finally:
+        if by_meaning is not None:
+            hybrid.drop_search(by_meaning)
+    if pinned is not None and pinned in ids:
+        ids = [pinned, *(paper_id for paper_id in ids if paper_id != pinned)]
+    shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    refs = [
+        replace(ref, matched_by=why.get(ref.id)) for ref in await _refs_in_order(session, shown)
+    ]
+    only_meaning = sum(1 for reason in why.values() if reason == hybrid.SIMILAR_MEANING)
+    return PaperMatches(
+        "text", refs, query.notes, len(ids), page, via, capped, by_words, only_meaning
+    )
+
+
+async def _papers_by_words(
+    session: AsyncSession, words: str, query: Query, names: tuple[str, ...]
+) -> tuple[list[int], frozenset[int], bool, int, int | None]:
+    """The lexical ranking of papers: their own text first, then the papers whose claims
+    match; which of them were found through claims only; whether more matched than the
+    search counts; how many the words match (-1: a list, not one paper's card); and the
+    paper the words match as typed, if one."""
     by_author = await authors.require_papers_by(session, names) if names else None
     by_claims: list[int] = []
     claims_seen = 0
@@ -238,30 +271,8 @@ async def lookup_paper(
     # paper's card; the one paper the words match as typed, if any, heads it.
     if query.widened:
         by_words, pinned = -1, await _matched_as_typed(session, words)
-    why: dict[int, str] = {}
-    # An author or an excluded word narrows what is asked for; meaning would widen it again.
-    if dense is not None and dense.ready and not names and not query.excluded:
-        fused = await hybrid.paper_ranking(session, dense, text, ids)
-        ids, why = fused.ids, fused.why
-    if pinned is not None and pinned in ids:
-        ids = [pinned, *(paper_id for paper_id in ids if paper_id != pinned)]
-    shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
-    refs = [
-        replace(ref, matched_by=why.get(ref.id)) for ref in await _refs_in_order(session, shown)
-    ]
-    only_meaning = sum(1 for reason in why.values() if reason == hybrid.SIMILAR_MEANING)
-    return PaperMatches(
-        "text",
-        refs,
-        query.notes,
-        len(ids),
-        page,
-        frozenset(via),
-        capped,
-        by_words=by_words,
-        by_meaning_only=only_meaning,
-    )
+    return ids, frozenset(via), capped, by_words, pinned
 
 
 async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
@@ -269,7 +280,7 @@ async def _matched_as_typed(session: AsyncSession, words: str) -> int | None:
     Chinese not cut into words), when they match exactly one."""
     query = parse_query(words, translate=False)
     async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
-        own = await fulltext.match_papers(session, query, limit=2, window=RANK_WINDOW)
+        own = await fulltext.newest_papers(session, query, limit=2)
     if query.excluded and own:
         own = [
             i for i in own if i not in await fulltext.papers_holding(session, query.excluded, own)

@@ -438,7 +438,9 @@ _UNTRANSLATED = frozenset(
 
 def read_dictionary(cache_folder: Path | None = None) -> bool:
     """Read the bilingual dictionary, once (a few seconds, or a cache file in `cache_folder`:
-    off the event loop). Whether it is installed."""
+    off the event loop). Whether it is installed. The tables that fold text other than
+    ASCII are built too (a tenth of a second), which the first such search would pay."""
+    _needs_cleaning()
     cache = None if cache_folder is None else (cache_folder, dictionary_made_by())
     return bilingual.dictionary(fold_chinese, english_key, cache) is not None
 

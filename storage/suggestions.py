@@ -15,7 +15,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import process
@@ -224,7 +224,8 @@ class Suggester:
     background when papers or claims were added since (checked at most once a minute,
     and only by searches that need it); searches meanwhile use the one they have."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_loaded: Callable[[], None] | None = None) -> None:
+        self._on_loaded = on_loaded  # called after each load (the vocabulary is in place)
         self._vocabulary: Vocabulary | None = None
         self._state: tuple[int | None, int | None] | None = None
         self._checked = 0.0
@@ -249,6 +250,11 @@ class Suggester:
         """Load the vocabulary now (one load at a time, shared by whoever waits)."""
         await asyncio.shield(self._start(sessions))
 
+    async def settled(self) -> None:
+        """Wait for the load under way, if any (none is started)."""
+        if self._loading is not None:
+            await asyncio.shield(self._loading)
+
     def _start(self, sessions: Sessions) -> asyncio.Task[None]:
         if self._loading is None:
             self._loading = asyncio.create_task(self._load(sessions), name="vocabulary")
@@ -261,6 +267,8 @@ class Suggester:
             async with sessions() as session:
                 vocabulary = await load_vocabulary(session)
             self._vocabulary, self._state = vocabulary, state
+            if self._on_loaded is not None:
+                self._on_loaded()
             self._checked = time.monotonic()
             took = time.monotonic() - started
             # Worth an operator's notice only when it takes long (a large store).

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from sqlalchemy import ColumnElement, Select, and_, delete, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.dialect import id_in
 from storage.embedders import Embedder
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, ItemVector, Paper
 
@@ -232,7 +233,7 @@ async def read(
     )
     # Not both: with `item_id > 0` beside the list SQLite scans every id of the kind.
     if ids is not None:
-        query = query.where(ItemVector.item_id.in_(list(ids)))
+        query = query.where(id_in(session, ItemVector.item_id, ids))
     else:
         query = query.where(ItemVector.item_id > after)
     rows = (await session.execute(query.order_by(ItemVector.item_id).limit(limit))).all()
