@@ -15,7 +15,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -324,26 +324,44 @@ async def _ingest_files(
     ahead = options.parse_workers if pooled else 1
     ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
     stored = await _stored_versions(sessions, files)
-    executor = _parse_pool(options.parse_workers) if pooled else None
+    with _safe_module_path() if pooled else contextlib.nullcontext():
+        executor = _parse_pool(options.parse_workers) if pooled else None
 
-    async def produce() -> None:
-        for path in files:
-            await ready.put(asyncio.create_task(_prepare(stored, path, options, executor)))
+        async def produce() -> None:
+            for path in files:
+                await ready.put(asyncio.create_task(_prepare(stored, path, options, executor)))
 
-    producer = asyncio.create_task(produce())
+        producer = asyncio.create_task(produce())
+        try:
+            for _ in files:
+                file = await (await ready.get())
+                await _store(sessions, file, options, report)
+                if progress is not None:
+                    parsed = file.parsed
+                    progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
+        finally:
+            producer.cancel()
+            while not ready.empty():
+                ready.get_nowait().cancel()
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _safe_module_path() -> Iterator[None]:
+    """While parse processes run: their fork server starts as `python -c`, which puts the
+    working directory first on its module path, so a `bot/`, `jobs/` or `storage/` folder
+    there would be imported instead of paperbot's own (every file then failed). Safe-path
+    mode (Python 3.11) leaves the directory out; the variable is put back afterwards."""
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
     try:
-        for _ in files:
-            file = await (await ready.get())
-            await _store(sessions, file, options, report)
-            if progress is not None:
-                parsed = file.parsed
-                progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
+        yield
     finally:
-        producer.cancel()
-        while not ready.empty():
-            ready.get_nowait().cancel()
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+        if before is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = before
 
 
 def _parse_pool(workers: int) -> ProcessPoolExecutor:

@@ -54,6 +54,26 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
     assert counts["last_ingest"]["forced"] is True
 
 
+def test_ingest_run_from_a_folder_with_modules_of_the_same_names_parses_every_file(
+    tmp_path: Path,
+) -> None:
+    # Five files or more are parsed in processes started by a fork server, which once put
+    # the working directory first on its module path: every file failed here.
+    for package in ("bot", "jobs", "storage"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("raise RuntimeError('not paperbot')\n")
+    entries = [Entry(f"2610.{90000 + i}", f"Paper {i}", abstract="We study it.") for i in range(5)]
+    for i, entry in enumerate(entries):
+        write(tmp_path / "seeds" / f"hf_{i}.txt", huggingface_digest(f"2026-10-0{i + 1}", [entry]))
+
+    result = paperbot("ingest", "seeds", "--json", cwd=tmp_path)
+
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["documents"] == {"new": 5, "changed": 0, "unchanged": 0, "failed": 0}
+    assert summary["papers"] == {"new": 5, "updated": 0}
+
+
 def test_a_failed_file_exits_1_and_names_the_file_on_stderr(tmp_path: Path) -> None:
     write(tmp_path / "digests" / "good.txt", (SEEDS / "004_ee791cd1952f5dee.txt").read_text())
     (tmp_path / "digests" / "gbk.txt").write_bytes("2026-09-09\n\n本文提出 X。\n".encode("gbk"))
