@@ -22,6 +22,7 @@ import asyncio
 import statistics
 import sys
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,7 +101,8 @@ async def bench_store(
         queries = benchmark_queries(run.papers)
         lines = [("/paper", f"/paper {q}") for _, q in queries.paper]
         lines += [("/claims", f"/claims {q}") for _, q in queries.claims]
-        lines.sort(key=lambda pair: hash(pair[1]) % 1000)  # the two kinds interleaved
+        # The two kinds interleaved, in the same order every run (str hashes vary by process).
+        lines.sort(key=lambda pair: zlib.crc32(pair[1].encode()))
         try:
             async with aiohttp.ClientSession() as http:
                 first = "/claims model"
