@@ -102,11 +102,17 @@ class DenseSearch:
         ids, matrix = await vectors.read(
             session, self.embedder, kind, ids=[item for item, _ in found]
         )
-        scored = zip(ids, (matrix @ vector).tolist(), strict=True)
+        return self.scored(ids, matrix, vector)
+
+    def scored(
+        self, ids: Sequence[int], matrix: NDArray[np.float32], vector: NDArray[np.float32]
+    ) -> list[tuple[int, float]]:
+        """Items by their stored vectors' cosine to `vector`, those at or above the floor,
+        most similar first."""
+        scores = (matrix @ vector).tolist() if len(ids) else []
         floor = self.embedder.floor
-        return sorted(
-            ((item, score) for item, score in scored if score >= floor), key=lambda p: -p[1]
-        )
+        ranked = sorted(zip(ids, scores, strict=True), key=lambda pair: -pair[1])
+        return [(item, score) for item, score in ranked if score >= floor]
 
     async def embed_query(self, words: str) -> NDArray[np.float32]:
         """The query's vector, computed in a worker thread (CPU work over user text); the

@@ -171,7 +171,6 @@ async def _dense_claims(
     """Claims by meaning, best first, at or above the floor and inside the filter: the
     `nearest` found in the index, or, for a paper or a narrow date range, those of the
     stored vectors of its claims nearest to `vector`."""
-    floor = dense.embedder.floor
     dated = where.since is not None or where.until is not None
     if where.paper_ids is not None or (
         dated and await _in_dates(session, where) <= EXACT_FILTER_LIMIT
@@ -184,9 +183,7 @@ async def _dense_claims(
             until=where.until,
             limit=EXACT_FILTER_LIMIT,
         )
-        scores = matrix @ vector if ids else np.zeros(0, dtype=np.float32)
-        ranked = sorted(zip(ids, scores.tolist(), strict=True), key=lambda pair: -pair[1])
-        return [item for item, score in ranked[:FUSION_DEPTH] if score >= floor]
+        return [item for item, _ in dense.scored(ids, matrix, vector)[:FUSION_DEPTH]]
     if dated:  # the nearest inside the range, FUSION_DEPTH of them scored exactly
         kept = set(await _claims_inside(session, [item for item, _ in nearest], where))
         nearest = [(item, score) for item, score in nearest if item in kept][:FUSION_DEPTH]
