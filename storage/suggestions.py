@@ -1,7 +1,10 @@
 """Did you mean: corrections of mistyped words, drawn from the store's own vocabulary.
 
 The vocabulary is the Latin-script words of paper names and titles and of the claims'
-search index, each with the number of papers or claims holding it. It is built from the
+search index, each with the number of papers or claims holding it. Chinese is corrected
+from the bilingual dictionary instead (storage/bilingual.py): characters that make no word
+are read as a pinyin input method's wrong pick, and corrected to the words that sound
+like them (`延尺`: `延迟`). It is built from the
 store (never per query: a query only looks words up in memory), in a thread, bounded in
 size, and rebuilt when the store has changed. A typed word is corrected to the words at
 the smallest edit distance (transpositions count one), among words of about its length
@@ -23,10 +26,10 @@ from rapidfuzz.distance import OSA
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import fulltext
+from storage import bilingual, fulltext
 from storage.db import Sessions
 from storage.models import Claim, Paper
-from storage.search_text import normalise
+from storage.search_text import fold_chinese, normalise
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,7 @@ FIRST_LOAD_WAIT = 2.0
 
 _TYPED = re.compile(r"[^\W_]+")  # what the search tokenizer reads as a word (no CJK split)
 _LATIN = re.compile(r"[a-z][a-z0-9]*")  # a word the vocabulary holds, once normalised
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Chinese characters
 
 
 def _max_edits(word: str) -> int:
@@ -119,6 +123,9 @@ class Vocabulary:
             start, end = match.span()
             if any(a <= start < b for a, b in keep):
                 continue
+            if _HAN.search(match.group()):
+                fixes += _chinese_fixes(match.group(), start)[: MAX_CORRECTED_WORDS - len(fixes)]
+                continue
             word = normalise(match.group())
             if not (MIN_WORD <= len(word) <= MAX_WORD and _LATIN.fullmatch(word)):
                 continue
@@ -143,6 +150,23 @@ class Vocabulary:
                     texts.append(_replaced(text, changed))
                 break
         return list(dict.fromkeys(" ".join(t.split()) for t in texts))[:MAX_SUGGESTIONS]
+
+
+def _chinese_fixes(typed: str, offset: int) -> list[tuple[int, int, list[str]]]:
+    """Corrections of the Chinese runs in one typed word (at `offset` in the search): the
+    spans of characters that make no dictionary word, each with the words that sound like
+    it; none until the dictionary is read."""
+    words = bilingual.loaded()
+    if words is None:
+        return []
+    fixes = []
+    for run in _HAN.finditer(typed):
+        folded = fold_chinese(normalise(run.group()))
+        if len(folded) != len(run.group()):  # positions would not map back to the text
+            continue
+        start = offset + run.start()
+        fixes += [(start + a, start + b, options) for a, b, options in words.mistyped(folded)]
+    return fixes
 
 
 def _cased(shown: str, typed: str) -> str:

@@ -44,6 +44,14 @@ async def test_a_misspelling_is_corrected_although_meaning_finds_neighbours(bot:
     assert "exact words" in text
 
 
+async def test_a_chinese_word_mistyped_by_sound_is_corrected(bot: Bot) -> None:
+    # 延尺 (yan chi) is no word: an input method's wrong pick for 延迟, which the seeds use.
+    _, reply = await bot.command("/claims 延尺")
+    text = as_text(reply)
+    assert text.startswith("Showing results for *延迟* — no match for “延尺”.")
+    assert "*延迟*" in text.split("\n", 1)[1]  # the hits, highlighted
+
+
 async def test_a_real_word_the_store_lacks_keeps_the_hits_by_meaning(bot: Bot) -> None:
     _, reply = await bot.command("/claims AUROC zebra")
     text = as_text(reply)
