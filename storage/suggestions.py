@@ -1,14 +1,15 @@
 """Did you mean: corrections of mistyped words, drawn from the store's own vocabulary.
 
 The vocabulary is the Latin-script words of paper names and titles and of the claims'
-search index, each with the number of papers or claims holding it. Chinese is corrected
-from the bilingual dictionary instead (storage/bilingual.py): characters that make no word
-are read as a pinyin input method's wrong pick, and corrected to the words that sound
-like them (`延尺`: `延迟`). It is built from the
+search index, each with the number of papers or claims holding it. It is built from the
 store (never per query: a query only looks words up in memory), in a thread, bounded in
 size, and rebuilt when the store has changed. A typed word is corrected to the words at
 the smallest edit distance (transpositions count one), among words of about its length
 only, with rapidfuzz; a search corrects at most a few words, however long it is.
+
+Chinese is corrected from the bilingual dictionary instead (storage/bilingual.py):
+characters that make no word are read as a pinyin input method's wrong pick, and
+corrected to the words that sound like them (`延尺`: `延迟`).
 """
 
 from __future__ import annotations
