@@ -33,9 +33,11 @@ async def better_searches(
     *,
     keep: Sequence[tuple[int, int]] = (),
     names_first: bool = False,
+    within_paper: bool = False,
 ) -> list[str]:
     """Corrections of `typed` that `search` finds more results for than its `found`, best
-    first; none without a `suggester` (no vocabulary yet, or a later page)."""
+    first; none without a `suggester` (no vocabulary yet, or a later page). With
+    `within_paper` (`/claims`), a paper's name among the words may become its filter."""
     if suggester is None or found >= SUGGEST_BELOW:
         return []
     vocabulary = await suggester.vocabulary(sessions)
@@ -44,6 +46,8 @@ async def better_searches(
     texts = await asyncio.to_thread(
         vocabulary.corrections, typed, keep=keep, few=found > 0, names_first=names_first
     )
+    filtered = vocabulary.within_paper(typed, keep) if within_paper else None
+    texts += [filtered] if filtered else []
     better = []
     for text in texts:
         try:

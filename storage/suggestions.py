@@ -54,6 +54,8 @@ FIRST_LOAD_WAIT = 2.0
 _TYPED = re.compile(r"[^\W_]+")  # what the search tokenizer reads as a word (no CJK split)
 _LATIN = re.compile(r"[a-z][a-z0-9]*")  # a word the vocabulary holds, once normalised
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Chinese characters
+_CHUNK = re.compile(r"\S+")
+_AROUND = ",.;:!?'\"“”‘’()[]"  # punctuation typed around a name
 
 
 def _max_edits(word: str) -> int:
@@ -71,6 +73,7 @@ class Vocabulary:
     # missing first letter, the word itself an extra one or the first two swapped.
     by_first: dict[tuple[int, str], list[str]] = field(default_factory=dict)
     by_tail: dict[str, list[str]] = field(default_factory=dict)
+    papers: dict[str, str] = field(default_factory=dict)  # normalised name -> as written
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -152,6 +155,25 @@ class Vocabulary:
                 break
         return list(dict.fromkeys(" ".join(t.split()) for t in texts))[:MAX_SUGGESTIONS]
 
+    def within_paper(self, text: str, keep: Sequence[tuple[int, int]] = ()) -> str | None:
+        """A `/claims` search that names a paper among its words (`ENEAS 延迟`) as the
+        rest of its words within that paper (`延迟 paper:ENEAS`): a claim seldom names
+        its own paper. None when no word is a paper's name, nothing else is asked, or a
+        `paper:` filter is already there (`keep`: the filters' spans)."""
+        if any(text[a:b].lower().startswith("paper:") for a, b in keep):
+            return None
+        words = [
+            (match.group(), any(a <= match.start() < b for a, b in keep))
+            for match in _CHUNK.finditer(text)
+        ]
+        for index, (word, kept) in enumerate(words):
+            name = None if kept else self.papers.get(normalise(word.strip(_AROUND)))
+            rest = [other for i, (other, _) in enumerate(words) if i != index]
+            if name and rest:
+                quoted = f'"{name}"' if " " in name else name
+                return " ".join([*rest, f"paper:{quoted}"])
+        return None
+
 
 def _chinese_fixes(typed: str, offset: int) -> list[tuple[int, int, list[str]]]:
     """Corrections of the Chinese runs in one typed word (at `offset` in the search): the
@@ -198,7 +220,10 @@ def build_vocabulary(
     counts: Counter[str] = Counter()
     display: dict[str, str] = {}
     names: set[str] = set()
+    full_names: dict[str, str] = {}
     for name, title in papers:
+        if name:
+            full_names.setdefault(normalise(name), name)
         seen: set[str] = set()
         for part, is_name in ((name, True), (title, False)):
             for typed in _TYPED.findall(part or ""):
@@ -227,6 +252,7 @@ def build_vocabulary(
         frozenset(names & kept.keys()),
         by_first,
         by_tail,
+        full_names,
     )
 
 
