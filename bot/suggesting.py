@@ -43,11 +43,13 @@ async def better_searches(
     vocabulary = await suggester.vocabulary(sessions)
     if vocabulary is None:
         return []
-    texts = await asyncio.to_thread(
-        vocabulary.corrections, typed, keep=keep, few=found > 0, names_first=names_first
-    )
-    filtered = vocabulary.within_paper(typed, keep) if within_paper else None
-    texts += [filtered] if filtered else []
+
+    def candidates() -> list[str]:
+        texts = vocabulary.corrections(typed, keep=keep, few=found > 0, names_first=names_first)
+        filtered = vocabulary.within_paper(typed, keep) if within_paper else None
+        return [*texts, filtered] if filtered else texts
+
+    texts = await asyncio.to_thread(candidates)
     better = []
     for text in texts:
         try:

@@ -168,8 +168,8 @@ class Vocabulary:
         ]
         for index, (word, kept) in enumerate(words):
             name = None if kept else self.papers.get(normalise(word.strip(_AROUND)))
-            rest = [other for i, (other, _) in enumerate(words) if i != index]
-            if name and rest:
+            if name and len(words) > 1:
+                rest = [other for other, _ in words[:index] + words[index + 1 :]]
                 quoted = f'"{name}"' if " " in name else name
                 return " ".join([*rest, f"paper:{quoted}"])
         return None
