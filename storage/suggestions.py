@@ -158,8 +158,9 @@ class Vocabulary:
     def within_paper(self, text: str, keep: Sequence[tuple[int, int]] = ()) -> str | None:
         """A `/claims` search that names a paper among its words (`ENEAS 延迟`) as the
         rest of its words within that paper (`延迟 paper:ENEAS`): a claim seldom names
-        its own paper. None when no word is a paper's name, nothing else is asked, or a
-        `paper:` filter is already there (`keep`: the filters' spans)."""
+        its own paper. None when no word is a paper's name (names of one word only),
+        nothing else is asked, or a `paper:` filter is already there (`keep`: the
+        filters' spans)."""
         if any(text[a:b].lower().startswith("paper:") for a, b in keep):
             return None
         words = [
@@ -170,8 +171,7 @@ class Vocabulary:
             name = None if kept else self.papers.get(normalise(word.strip(_AROUND)))
             if name and len(words) > 1:
                 rest = [other for other, _ in words[:index] + words[index + 1 :]]
-                quoted = f'"{name}"' if " " in name else name
-                return " ".join([*rest, f"paper:{quoted}"])
+                return " ".join([*rest, f"paper:{name}"])
         return None
 
 
@@ -222,7 +222,7 @@ def build_vocabulary(
     names: set[str] = set()
     full_names: dict[str, str] = {}
     for name, title in papers:
-        if name:
+        if name and len(name.split()) == 1:
             full_names.setdefault(normalise(name), name)
         seen: set[str] = set()
         for part, is_name in ((name, True), (title, False)):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bot.suggesting import misspelt
 from storage.search_text import MAX_QUERY_CHARS, known_word, read_dictionary
+from storage.suggestions import build_vocabulary
 
 # What people type, and what breaks naive code: CJK runs, emoji, combining marks,
 # zero-width and control characters (NUL included), hyphens and quotes.
@@ -65,3 +66,16 @@ def test_a_correction_dropping_a_dictionary_word_is_not_applied_by_itself(
 )
 def test_misspellings_are_told_from_real_words(typed: str, correction: str, applied: bool) -> None:
     assert misspelt(typed, correction) is applied
+
+
+@settings(max_examples=300)
+@given(typed=TYPED, name=st.sampled_from(["ENEAS", "X-Planner", "GAPO"]))
+def test_a_paper_named_in_any_search_keeps_every_other_word(typed: str, name: str) -> None:
+    vocabulary = build_vocabulary([(name, None)], [])
+    filtered = vocabulary.within_paper(f"{typed} {name}")
+    if not typed.split():
+        assert filtered is None  # nothing else asked
+        return
+    assert filtered is not None and filtered.endswith(f"paper:{name}")
+    if name.casefold() not in typed.casefold():
+        assert filtered.split()[:-1] == typed.split()  # every other word, in its order
