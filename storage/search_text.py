@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
@@ -70,6 +70,9 @@ _QUOTED = re.compile(r'(?:(?<!\S)(-))?(?:"([^"]*)"|“([^”]*)”)|(\S+)')
 _EXCLUDED_WORD = re.compile(r"-+(?=[^\W\d_])")
 _LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _NAME_YEAR = re.compile(r"([a-z]+)(19|20)([0-9]{2})")
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
 _VOWELS = frozenset("aeiouy")
 _STEMMER = Stemmer.Stemmer("english")
 # Words analysed once each: ingest tokenises every claim, and a corpus repeats its words.
@@ -389,7 +392,31 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
         term = Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs))
         terms.append((term, excluded))
+    terms = _names_with_years(terms, text)
     return _bounded(terms, notes, tuple(dict.fromkeys(bonus))[:MAX_BONUS_PHRASES])
+
+
+def _names_with_years(terms: list[tuple[Term, bool]], typed: str) -> list[tuple[Term, bool]]:
+    """A name followed by a year (`AIME 2025`, `CVPR 2024`) is one term: the two words
+    as a phrase, or the name with the year as the index holds `AIME2025` and `AIME25`
+    alike (`aime25`). A name is a word of letters typed with two capitals or more (`AIME`,
+    `NeurIPS`); `results 2024` stays two words, found anywhere in a hit."""
+    names = {word.lower() for word in _LATIN_WORD.findall(typed) if _CAPITALS.search(word)}
+    merged: list[tuple[Term, bool]] = []
+    for term, excluded in terms:
+        if merged and not excluded and not merged[-1][1] and _is_year(term):
+            name = merged[-1][0]
+            if len(name.runs) == 1 and name.runs[0] in names:
+                joined = Term((word_forms(name.runs[0] + term.runs[0])[0],))
+                phrase = Term(name.tokens + term.tokens, runs=name.runs + term.runs)
+                merged[-1] = (replace(phrase, also=(joined,)), False)
+                continue
+        merged.append((term, excluded))
+    return merged
+
+
+def _is_year(term: Term) -> bool:
+    return len(term.runs) == 1 and _YEAR.fullmatch(term.runs[0]) is not None
 
 
 # Cross-language words one query may add, in tokens; and English words too common to carry

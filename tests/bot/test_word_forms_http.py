@@ -34,6 +34,14 @@ async def test_a_word_finds_and_marks_its_other_forms(bot: Bot, typed: str, expe
     assert expected in words, as_text(reply)
 
 
+async def test_a_name_and_its_year_find_the_short_form(bot: Bot) -> None:
+    # GAPO's first claim reports AIME25 (and AIME24, which `AIME 2025` must not find).
+    _, reply = await bot.command("/claims AIME 2025")
+    words = {word for _, word, _ in marked_words(reply)}
+    assert "AIME25" in words and "AIME24" not in words, as_text(reply)
+    assert "`GAPO#1`" in as_text(reply)
+
+
 async def test_the_is_marked_only_as_a_whole_word(bot: Bot) -> None:
     _, reply = await bot.command("/claims the")
     marks = marked_words(reply)

@@ -169,3 +169,21 @@ def test_indexed_tokens_hold_no_query_syntax(text: str) -> None:
     """Quoting a token is all the escaping FTS5 and tsquery need."""
     for token in index_text(text).split():
         assert not re.search(r"""[\s"'*:&|!()<>\\^%_-]""", token), token
+
+
+def test_a_name_typed_with_a_year_is_one_term_found_by_its_short_form_too() -> None:
+    (term,) = parse_query("AIME 2025").terms
+    assert term.tokens == ("aim", "2025")  # the two words in a row (`aime`'s stem)
+    assert [also.tokens for also in term.also] == [("aime25",)]  # as AIME2025 and AIME25
+
+    def found(text: str) -> bool:
+        indexed = f" {index_text(text)} "
+        return any(f" {' '.join(t.tokens)} " in indexed for t in (term, *term.also))
+
+    assert found("AIME25 accuracy") and found("AIME2025") and found("AIME 2025 accuracy")
+    assert not found("AIME 2024 accuracy in 2025")
+
+
+@pytest.mark.parametrize("typed", ["results 2024", "aime 2025", "AIME 25", "AIME 2025x"])
+def test_other_words_with_numbers_stay_apart(typed: str) -> None:
+    assert len(parse_query(typed).terms) == 2
