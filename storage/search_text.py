@@ -72,7 +72,6 @@ _LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _NAME_YEAR = re.compile(r"([a-z]+)(19|20)([0-9]{2})")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
-_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
 _VOWELS = frozenset("aeiouy")
 _STEMMER = Stemmer.Stemmer("english")
 # Words analysed once each: ingest tokenises every claim, and a corpus repeats its words.
@@ -401,7 +400,7 @@ def _names_with_years(terms: list[tuple[Term, bool]], typed: str) -> list[tuple[
     as a phrase, or the name with the year as the index holds `AIME2025` and `AIME25`
     alike (`aime25`). A name is a word of letters typed with two capitals or more (`AIME`,
     `NeurIPS`); `results 2024` stays two words, found anywhere in a hit."""
-    names = {word.lower() for word in _LATIN_WORD.findall(typed) if _CAPITALS.search(word)}
+    names = {w.lower() for w in _LATIN_WORD.findall(typed) if sum(map(str.isupper, w)) > 1}
     merged: list[tuple[Term, bool]] = []
     for term, excluded in terms:
         if merged and not excluded and not merged[-1][1] and _is_year(term):
