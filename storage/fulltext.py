@@ -381,6 +381,9 @@ async def _sqlite_newest(
 
 
 async def _sqlite_walk(session: AsyncSession, where: ClaimFilter, params: dict[str, Any]) -> Ranked:
+    """The newest matches in a wide date range, unscored, and how many the window holds.
+    A page inside the window is cut from the window's own walk: a second walk for the page
+    would skip the same matches outside the range again."""
     dates, more = _claim_conditions(where, "c", "p")
     params |= more
     walk = f"""
@@ -388,6 +391,11 @@ async def _sqlite_walk(session: AsyncSession, where: ClaimFilter, params: dict[s
             SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match ORDER BY rowid DESC
         ) AS f JOIN claims c ON c.id = f.id JOIN papers p ON p.id = c.paper_id
         WHERE 1 = 1 {dates}"""
+    offset, limit = params["offset"], params["limit"]
+    if offset + limit <= params["window"]:
+        found = await session.execute(_bind(f"{walk} LIMIT :window", params), params)
+        ids = [row[0] for row in found]
+        return Ranked(ids[offset : offset + limit], len(ids))
     rows = await session.execute(_bind(f"{walk} LIMIT :limit OFFSET :offset", params), params)
     counted = await session.execute(
         _bind(f"SELECT count(*) FROM ({walk} LIMIT :window) AS n", params), params

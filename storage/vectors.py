@@ -269,14 +269,18 @@ async def claim_vectors_where(
     since: date | None,
     until: date | None,
     limit: int,
+    ids: Sequence[int] | None = None,
 ) -> tuple[list[int], NDArray[np.float32]]:
-    """Current claim vectors of these papers and digest dates (at most `limit`): the
-    candidates of an exact search under a narrow filter."""
+    """Current claim vectors of these papers and digest dates (at most `limit`, in no
+    particular order): the candidates of an exact search under a narrow filter; or,
+    given `ids` (a few hundred), which of these claims are inside the dates."""
     query = (
         select(ItemVector.item_id, ItemVector.vector)
         .join(Paper, Paper.id == ItemVector.paper_id)
         .where(ItemVector.kind == VECTOR_OF_CLAIM, *_current(embedder))
     )
+    if ids is not None:
+        query = query.where(id_in(session, ItemVector.item_id, ids))
     if paper_ids is not None:
         query = query.where(ItemVector.paper_id.in_(list(paper_ids)))
     if since is not None:

@@ -20,7 +20,7 @@ from storage.search import (
     parse_claim_search,
     search_claims,
 )
-from storage.search_text import MAX_QUERY_CHARS, BadQuery, QueryTooLong
+from storage.search_text import MAX_QUERY_CHARS, BadQuery, QueryTooLong, parse_query
 from tests.digests import Entry, huggingface_digest, write
 
 DISTILLATION = "On-Policy or Off-Policy Learning? A Systematic Study of Distillation Dynamics"
@@ -336,6 +336,24 @@ async def test_a_wide_date_range_finds_what_a_narrow_one_finds(
     wide = await search_claims(seeded, "AUROC until:2026-09-30")
     assert narrow.hits
     assert {h.claim_id for h in wide.hits} == {h.claim_id for h in narrow.hits}
+
+
+async def test_every_page_of_a_wide_date_range_comes_from_one_ranking(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages inside the window are cut from one walk of it, each telling the same total."""
+    monkeypatch.setattr(fulltext, "DATE_RANGE_BY_MEMBERSHIP", 0)  # walk the matches
+    query = parse_query("模型")
+    where = fulltext.ClaimFilter(until=date(2026, 9, 30))
+    window = 7
+    whole = await fulltext.match_claims(seeded, query, where, limit=window, offset=0, window=window)
+    assert len(whole.ids) == whole.total == window  # more match: the window is full
+    pages = [
+        await fulltext.match_claims(seeded, query, where, limit=limit, offset=offset, window=window)
+        for offset, limit in ((0, 3), (3, 3), (6, 1))
+    ]
+    assert [i for page in pages for i in page.ids] == whole.ids
+    assert [page.total for page in pages] == [window] * 3
 
 
 # --- Word forms ------------------------------------------------------------------------
