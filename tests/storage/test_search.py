@@ -356,6 +356,28 @@ async def test_every_page_of_a_wide_date_range_comes_from_one_ranking(
     assert [page.total for page in pages] == [window] * 3
 
 
+@pytest.mark.parametrize("typed", ["奖励 reward", "reward 奖励", "幻觉 hallucination", "模型 GRPO"])
+async def test_a_word_typed_with_its_translation_finds_the_same_claims(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """The claims are found by the terms no other term implies (one of a word and its
+    translation): the same claims, ranked alike, as by every term."""
+    await search_module.read_dictionary()
+    query = parse_query(typed)
+    if typed == "模型 GRPO":  # neither implies the other: both are kept
+        assert fulltext._claims_tsquery(query) == fulltext._tsquery(query)
+    else:
+        assert len(query.terms) == 2
+        fewer = min(query.terms, key=lambda term: len(fulltext._tsquery_phrases(term)))
+        assert fulltext._claims_tsquery(query) == fulltext._tsquery(query, (fewer,))
+    hits, second = await all_claims(seeded, typed), await search_claims(seeded, typed, page=2)
+    papers = await lookup_paper(seeded, typed)  # with the papers of matching claims
+    monkeypatch.setattr(fulltext, "_claims_tsquery", fulltext._tsquery)
+    assert hits and hits == await all_claims(seeded, typed)
+    assert second == await search_claims(seeded, typed, page=2)  # hits and total alike
+    assert papers.papers and papers == await lookup_paper(seeded, typed)
+
+
 # --- Word forms ------------------------------------------------------------------------
 
 
