@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from storage import vectors
 from storage.dense import DenseSearch
 from storage.dialect import backend, id_in
-from storage.fulltext import ClaimFilter, Ranked
+from storage.fulltext import ClaimFilter, Ranked, search_budget
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, Paper
 
 RRF_K = 60
@@ -85,10 +85,12 @@ async def claim_page(
     *,
     offset: int,
     limit: int,
+    budget: float,
 ) -> Fused:
     """One page (`limit` ids from `offset`) of the fused ranking of claims, and the total:
     the lexical matches (counted within their window) plus the hits by meaning that are
-    not among the lexical matches read."""
+    not among the lexical matches read. Counting a date range's claims may take `budget`
+    seconds at most, as a search does."""
     # The query's vector and its nearest claims, in worker threads while the SQL runs: the
     # size of a date range first (a narrow one, like a paper filter, is searched exactly
     # over its claims' vectors and needs no index), then the lexical search.
@@ -96,9 +98,10 @@ async def claim_page(
     count: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     meaning = asyncio.ensure_future(_by_meaning(dense, words, count))
     try:
-        exact = where.paper_ids is not None or (
-            dated and await _in_dates(session, where) <= EXACT_FILTER_LIMIT
-        )
+        exact = where.paper_ids is not None
+        if dated and not exact:
+            async with search_budget(session, budget):  # and planned for its dates
+                exact = await _in_dates(session, where) <= EXACT_FILTER_LIMIT
         count.set_result(0 if exact else FILTERED_DEPTH if dated else FUSION_DEPTH)
         lexical_ranked = await lexical(depth(offset, limit), 0)
         vector, nearest = await meaning
