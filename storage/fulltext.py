@@ -380,7 +380,10 @@ async def _sqlite_newest(
 ) -> str | None:
     """The newest matches as FTS5 yields them, in rowid order. A paper filter is exact
     and cheap: the paper's claims were inserted together, so their ids form a short range
-    the index can seek to. A narrow date range becomes such a set of claims too; for a
+    the index can seek to. The list of the paper's claims is then tested on each match in
+    that range (`+rowid`): given to FTS5 as the rowids to look up, it would be used instead
+    of the range, each rowid looked up in every term's list (`模型 paper:X`: 29 ms against
+    0.5 ms at 10,000 papers). A narrow date range becomes such a set of claims too; for a
     wide one this returns None."""
     sql = "SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match"
     if where.paper_ids is not None:
@@ -392,7 +395,7 @@ async def _sqlite_newest(
         params["low"], params["high"] = bounds.one()
         sql += (
             " AND rowid BETWEEN :low AND :high"
-            " AND rowid IN (SELECT id FROM claims WHERE paper_id IN :paper_ids)"
+            " AND +rowid IN (SELECT id FROM claims WHERE paper_id IN :paper_ids)"
         )
     if where.since is not None or where.until is not None:
         dates, more = _claim_conditions(ClaimFilter(None, where.since, where.until), "p", "p")
