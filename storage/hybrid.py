@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import vectors
 from storage.dense import DenseSearch
-from storage.dialect import backend, id_in
+from storage.dialect import backend
 from storage.fulltext import ClaimFilter, Ranked, search_budget
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, Paper
 
@@ -168,13 +168,14 @@ async def paper_ranking(
     its own vector (title and abstract) and its claims' vectors."""
     vector, papers, claims = await searching
     best = dict(await dense.rescored(session, VECTOR_OF_PAPER, vector, papers))
-    near = dict(await dense.rescored(session, VECTOR_OF_CLAIM, vector, claims))
-    if near:
-        rows = await session.execute(
-            select(Claim.id, Claim.paper_id).where(id_in(session, Claim.id, list(near)))
+    if claims:  # their stored vectors and their papers, read at once
+        ids, owners, matrix = await vectors.read_claims(
+            session, dense.embedder, [item for item, _ in claims]
         )
-        for claim_id, paper_id in rows:
-            best[paper_id] = max(best.get(paper_id, near[claim_id]), near[claim_id])
+        near = dict(dense.scored(ids, matrix, vector))
+        for claim_id, paper_id in zip(ids, owners, strict=True):  # in id order
+            if claim_id in near:
+                best[paper_id] = max(best.get(paper_id, near[claim_id]), near[claim_id])
     return fuse(lexical_ids, sorted(best, key=lambda i: -best[i]))
 
 

@@ -240,6 +240,25 @@ async def read(
     return [row[0] for row in rows], from_bytes([row[1] for row in rows], embedder.dim)
 
 
+async def read_claims(
+    session: AsyncSession, embedder: Embedder, ids: Sequence[int]
+) -> tuple[list[int], list[int], NDArray[np.float32]]:
+    """Current vectors of these claims, in id order, with each claim's paper: the claim
+    ids, their papers' ids and the vectors."""
+    query = (
+        select(ItemVector.item_id, Claim.paper_id, ItemVector.vector)
+        .join(Claim, Claim.id == ItemVector.item_id)
+        .where(
+            ItemVector.kind == VECTOR_OF_CLAIM,
+            *_current(embedder),
+            id_in(session, ItemVector.item_id, ids),
+        )
+    )
+    rows = (await session.execute(query.order_by(ItemVector.item_id))).all()
+    matrix = from_bytes([row[2] for row in rows], embedder.dim)
+    return [row[0] for row in rows], [row[1] for row in rows], matrix
+
+
 async def read_since(
     session: AsyncSession,
     embedder: Embedder,
