@@ -211,9 +211,9 @@ async def _dense_claims(
 async def _nearest_inside(
     session: AsyncSession, dense: DenseSearch, nearest: Nearest, where: ClaimFilter
 ) -> tuple[list[int], NDArray[np.float32]]:
-    """The FUSION_DEPTH claims of `nearest` (in its order) inside the date range that have
-    a stored vector, with those vectors: the first FIRST_INSIDE checked first, the rest
-    only when these hold too few."""
+    """The first FUSION_DEPTH claims of `nearest` inside the date range that have a stored
+    vector, with those vectors, in id order: the first FIRST_INSIDE of `nearest` checked
+    first, the rest only when these hold too few."""
     order = [item for item, _ in nearest]
     found: list[int] = []
     rows: list[NDArray[np.float32]] = []
@@ -235,7 +235,9 @@ async def _nearest_inside(
         rows.append(matrix[[place[item] for item in kept]])
     if not found:
         return [], np.zeros((0, dense.embedder.dim), dtype=np.float32)
-    return found, np.concatenate(rows)
+    # In id order, as stored vectors are read elsewhere: equal scores keep that order.
+    by_id = sorted(range(len(found)), key=found.__getitem__)
+    return [found[i] for i in by_id], np.concatenate(rows)[by_id]
 
 
 async def _in_dates(session: AsyncSession, where: ClaimFilter) -> int:

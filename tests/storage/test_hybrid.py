@@ -257,3 +257,23 @@ async def test_a_wide_date_range_keeps_the_nearest_claims_inside_it(
         assert found == expected, first
     wide = await search_claims(seeded, "AUROC zebra since:2026-09-20", dense=dense)
     assert wide.hits and {hit.claim_id for hit in wide.hits} <= inside
+
+
+@pytest.mark.parametrize(
+    ("since", "until"), [(SINCE, None), (None, SINCE), (SINCE, date(2026, 9, 30))]
+)
+async def test_a_date_range_reads_the_vectors_of_its_claims(
+    seeded: AsyncSession, dense: DenseSearch, since: date | None, until: date | None
+) -> None:
+    ids, matrix = await vectors.claim_vectors_where(
+        seeded, dense.embedder, paper_ids=None, since=since, until=until, limit=5_000
+    )
+    dates = [Paper.digest_date >= since] if since else []
+    dates += [Paper.digest_date <= until] if until else []
+    rows = await seeded.execute(select(Claim.id).join(Paper).where(*dates))
+    inside = sorted(rows.scalars())
+    assert inside and sorted(ids) == inside
+    expected_ids, expected = await vectors.read(seeded, dense.embedder, VECTOR_OF_CLAIM, ids=inside)
+    assert dict(zip(ids, matrix.tolist(), strict=True)) == dict(
+        zip(expected_ids, expected.tolist(), strict=True)
+    )
