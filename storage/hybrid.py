@@ -38,9 +38,9 @@ RRF_K = 60
 FUSION_DEPTH = 100
 FILTERED_DEPTH = 1_000
 EXACT_FILTER_LIMIT = 5_000
-# The nearest claims a wide date range is first checked against: its share of the store is
-# above 5,000 claims', so at 10,000 papers these usually hold FUSION_DEPTH inside it; the
-# rest of the FILTERED_DEPTH are read only when they do not.
+# The nearest claims a wide date range is first checked against: a range holding half the
+# store or more usually has FUSION_DEPTH of them inside it. The rest of the FILTERED_DEPTH
+# are read only when it has not (a second statement, as many as checking all at once took).
 FIRST_INSIDE = 300
 EXACT_WORDS = "exact words"
 SIMILAR_MEANING = "similar meaning"
