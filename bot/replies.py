@@ -144,6 +144,7 @@ async def claims(
             found.matching_words,
             lambda corrected: search_claims(session, corrected),
             keep=filter_spans(text),
+            within_paper=True,
         )
         if len(fixes) == 1 and (
             not found.total or (not found.matching_words and misspelt(text, fixes[0]))

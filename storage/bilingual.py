@@ -17,6 +17,10 @@ what the tokenizer makes of them (storage/search_text.py passes its own function
 Bounded whatever is asked: a word gives at most `PER_WORD` translations, and a Chinese run
 is cut into words by greedy longest match over headwords of at most `LONGEST_HEADWORD`
 characters, so the work is linear in the query's length.
+
+Sounds (pinyin without tones) give the Chinese side of "Did you mean": a pinyin input
+method turns a wrong pick into another word of the same sound (`延尺` for `延迟`, `吞土`
+for `吞吐`), so the words that sound like what was typed are its likely corrections.
 """
 
 from __future__ import annotations
@@ -30,10 +34,13 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PER_WORD = 3  # translations of one word, best first
+HOMOPHONES = 3  # words offered for a mistyped one, best first
+LONGEST_HOMOPHONE = 4  # characters; longer runs are phrases, not one mistyped word
+_READINGS_TRIED = 32  # of a run's sounds (characters with several readings multiply)
 LONGEST_HEADWORD = 8  # characters; longer dictionary entries are idioms and names
 LONGEST_SENSE = 3  # English words in a sense kept
 _LONGEST_SENSE_CHARS = 60  # a sense of three words, with an explanation in brackets
@@ -49,6 +56,7 @@ _SKIPPED = re.compile(
     r"\bfig\.|\blit\.|\bclassifier\b|\bparticle\b|\bradical\b|\bkangxi\b|\bcf\b",
     re.IGNORECASE,
 )
+_TONE = re.compile(r"[1-5]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\U00020000-\U0003ffff]+")
 
 
@@ -57,6 +65,10 @@ class Dictionary:
     english: dict[str, tuple[str, ...]]  # simplified word -> English senses, best first
     chinese: dict[str, tuple[str, ...]]  # English sense's key -> simplified words, best first
     longest: int  # the longest headword, in characters
+    # Pinyin without tones (`yan chi`) -> the common words of 2 to LONGEST_HOMOPHONE
+    # characters that sound so, best first; a character -> its readings (`yan`).
+    sounds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    readings: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def segment(self, run: str) -> list[str]:
         """A run of Chinese characters cut into dictionary words by greedy longest match;
@@ -69,6 +81,51 @@ class Dictionary:
             words.append(run[start:end])
             start = end
         return words
+
+    def mistyped(self, run: str) -> list[tuple[int, int, list[str]]]:
+        """The stretches of a Chinese run that make no word (two to LONGEST_HOMOPHONE
+        characters that segment only into single ones), as (start, end, the words that
+        sound like it)."""
+        found: list[tuple[int, int, list[str]]] = []
+        stretch, at = 0, 0  # single characters in a row so far; where the word starts
+        for word in [*self.segment(run), ""]:  # the empty word ends the last stretch
+            if len(word) == 1:
+                stretch += 1
+            else:
+                if stretch > 1:
+                    found += self._homophone_spans(run, at - stretch, at)
+                stretch = 0
+            at += len(word)
+        return found
+
+    def _homophone_spans(self, run: str, start: int, end: int) -> list[tuple[int, int, list[str]]]:
+        """Within characters that make no word: all of them, if they sound like one
+        word; else each pair, left to right, that sounds like a word."""
+        whole = self.homophones(run[start:end])  # none for more than LONGEST_HOMOPHONE
+        if whole:
+            return [(start, end, whole)]
+        spans = []
+        while start + 2 <= end:
+            options = self.homophones(run[start : start + 2])
+            if options:
+                spans.append((start, start + 2, options))
+            start += 2 if options else 1
+        return spans
+
+    def homophones(self, run: str) -> list[str]:
+        """Common words that sound like `run` (any reading of each character) and keep
+        at least half of its characters (an input method's wrong pick is most often one
+        character), those keeping most first: what the typist may have meant."""
+        if not 2 <= len(run) <= LONGEST_HOMOPHONE:
+            return []
+        sounds = [""]
+        for character in run:
+            readings = self.readings.get(character, ())
+            sounds = [f"{s} {r}".strip() for s in sounds for r in readings][:_READINGS_TRIED]
+        found = (word for sound in sounds for word in self.sounds.get(sound, ()))
+        changed = {w: sum(a != b for a, b in zip(w, run, strict=True)) for w in found}
+        words = [word for word, count in changed.items() if 0 < count <= len(run) // 2]
+        return sorted(words, key=changed.__getitem__)[:HOMOPHONES]
 
 
 Fold = Callable[[str], str]  # what the tokenizer makes of Chinese text (simplified)
@@ -130,8 +187,7 @@ def cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -
     ).hexdigest()[:20]
     file = folder / f"bilingual-{name}.marshal"
     try:
-        english, chinese, longest = marshal.loads(file.read_bytes())
-        return Dictionary(english, chinese, longest)
+        return Dictionary(*marshal.loads(file.read_bytes()))
     except FileNotFoundError:
         pass
     except (OSError, EOFError, ValueError, TypeError) as error:
@@ -140,15 +196,17 @@ def cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -
     try:
         folder.mkdir(parents=True, exist_ok=True)
         partial = file.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_bytes(marshal.dumps((read.english, read.chinese, read.longest)))
+        fields = (read.english, read.chinese, read.longest, read.sounds, read.readings)
+        partial.write_bytes(marshal.dumps(fields))
         partial.replace(file)  # whole or not at all, even with replicas sharing the folder
     except OSError as error:
         log.warning("bilingual cache not written to %s (%s)", folder, error)
     return read
 
 
-def _entries(path: Path) -> Iterator[tuple[str, bool, list[str]]]:
-    """(simplified headword, whether it is a proper name, its senses as written)."""
+def _entries(path: Path) -> Iterator[tuple[str, bool, list[str], str]]:
+    """(simplified headword, whether it is a proper name, its senses as written, its
+    sound: pinyin syllables without tones, `yan chi`)."""
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         for line in lines:
             if line.startswith("#"):
@@ -159,7 +217,8 @@ def _entries(path: Path) -> Iterator[tuple[str, bool, list[str]]]:
             _traditional, simplified, pinyin, senses = match.groups()
             if len(simplified) > LONGEST_HEADWORD or not _HAN.fullmatch(simplified):
                 continue
-            yield simplified, pinyin[:1].isupper(), senses.split("/")
+            sound = " ".join(_TONE.sub("", pinyin.lower()).replace("u:", "v").split())
+            yield simplified, pinyin[:1].isupper(), senses.split("/"), sound
 
 
 def plain_senses(sense: str) -> list[str]:
@@ -187,8 +246,15 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
     # English key -> (the sense's place in its entry, word)
     chinese: dict[str, list[tuple[int, str]]] = {}
     keys: dict[str, str] = {}  # senses repeat: each is keyed once
-    for raw, name, senses in _entries(path):
+    sounds: dict[str, list[str]] = {}
+    readings: dict[str, list[str]] = {}
+    for raw, name, senses, sound in _entries(path):
         word = fold(raw)
+        if not name and len(sound.split()) == len(word):  # one syllable a character
+            if len(word) == 1:
+                readings.setdefault(word, []).append(sound)
+            elif len(word) <= LONGEST_HOMOPHONE:
+                sounds.setdefault(sound, []).append(word)
         kept = english.setdefault(word, [])
         if name and word in common:  # a common word's senses go before a name's
             continue
@@ -231,4 +297,9 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
             if sense
         },
         longest=max((len(word) for word in english), default=1),
+        sounds={
+            sound: tuple(sorted(dict.fromkeys(words), key=lambda w: -built_from.get(w, 0)))
+            for sound, words in sounds.items()
+        },
+        readings={character: tuple(dict.fromkeys(r)) for character, r in readings.items()},
     )

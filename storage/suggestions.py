@@ -6,6 +6,10 @@ store (never per query: a query only looks words up in memory), in a thread, bou
 size, and rebuilt when the store has changed. A typed word is corrected to the words at
 the smallest edit distance (transpositions count one), among words of about its length
 only, with rapidfuzz; a search corrects at most a few words, however long it is.
+
+Chinese is corrected from the bilingual dictionary instead (storage/bilingual.py):
+characters that make no word are read as a pinyin input method's wrong pick, and
+corrected to the words that sound like them (`延尺`: `延迟`).
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ from rapidfuzz.distance import OSA
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import fulltext
+from storage import bilingual, fulltext
 from storage.db import Sessions
 from storage.models import Claim, Paper
-from storage.search_text import normalise
+from storage.search_text import fold_chinese, normalise
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +53,9 @@ FIRST_LOAD_WAIT = 2.0
 
 _TYPED = re.compile(r"[^\W_]+")  # what the search tokenizer reads as a word (no CJK split)
 _LATIN = re.compile(r"[a-z][a-z0-9]*")  # a word the vocabulary holds, once normalised
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Chinese characters
+_CHUNK = re.compile(r"\S+")
+_AROUND = ",.;:!?'\"“”‘’()[]"  # punctuation typed around a name
 
 
 def _max_edits(word: str) -> int:
@@ -66,6 +73,7 @@ class Vocabulary:
     # missing first letter, the word itself an extra one or the first two swapped.
     by_first: dict[tuple[int, str], list[str]] = field(default_factory=dict)
     by_tail: dict[str, list[str]] = field(default_factory=dict)
+    papers: dict[str, str] = field(default_factory=dict)  # normalised name -> as written
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -119,6 +127,9 @@ class Vocabulary:
             start, end = match.span()
             if any(a <= start < b for a, b in keep):
                 continue
+            if _HAN.search(match.group()):
+                fixes += _chinese_fixes(match.group(), start)[: MAX_CORRECTED_WORDS - len(fixes)]
+                continue
             word = normalise(match.group())
             if not (MIN_WORD <= len(word) <= MAX_WORD and _LATIN.fullmatch(word)):
                 continue
@@ -143,6 +154,42 @@ class Vocabulary:
                     texts.append(_replaced(text, changed))
                 break
         return list(dict.fromkeys(" ".join(t.split()) for t in texts))[:MAX_SUGGESTIONS]
+
+    def within_paper(self, text: str, keep: Sequence[tuple[int, int]] = ()) -> str | None:
+        """A `/claims` search that names a paper among its words (`ENEAS 延迟`) as the
+        rest of its words within that paper (`延迟 paper:ENEAS`): a claim seldom names
+        its own paper. None when no word is a paper's name (names of one word only),
+        nothing else is asked, or a `paper:` filter is already there (`keep`: the
+        filters' spans)."""
+        if any(text[a:b].lower().startswith("paper:") for a, b in keep):
+            return None
+        words = [
+            (match.group(), any(a <= match.start() < b for a, b in keep))
+            for match in _CHUNK.finditer(text)
+        ]
+        for index, (word, kept) in enumerate(words):
+            name = None if kept else self.papers.get(normalise(word.strip(_AROUND)))
+            if name and len(words) > 1:
+                rest = [other for other, _ in words[:index] + words[index + 1 :]]
+                return " ".join([*rest, f"paper:{name}"])
+        return None
+
+
+def _chinese_fixes(typed: str, offset: int) -> list[tuple[int, int, list[str]]]:
+    """Corrections of the Chinese runs in one typed word (at `offset` in the search): the
+    spans of characters that make no dictionary word, each with the words that sound like
+    it; none until the dictionary is read."""
+    words = bilingual.loaded()
+    if words is None:
+        return []
+    fixes = []
+    for run in _HAN.finditer(typed):
+        folded = fold_chinese(normalise(run.group()))
+        if len(folded) != len(run.group()):  # positions would not map back to the text
+            continue
+        start = offset + run.start()
+        fixes += [(start + a, start + b, options) for a, b, options in words.mistyped(folded)]
+    return fixes
 
 
 def _cased(shown: str, typed: str) -> str:
@@ -173,7 +220,10 @@ def build_vocabulary(
     counts: Counter[str] = Counter()
     display: dict[str, str] = {}
     names: set[str] = set()
+    full_names: dict[str, str] = {}
     for name, title in papers:
+        if name and len(name.split()) == 1:
+            full_names.setdefault(normalise(name), name)
         seen: set[str] = set()
         for part, is_name in ((name, True), (title, False)):
             for typed in _TYPED.findall(part or ""):
@@ -202,6 +252,7 @@ def build_vocabulary(
         frozenset(names & kept.keys()),
         by_first,
         by_tail,
+        full_names,
     )
 
 

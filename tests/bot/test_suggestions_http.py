@@ -4,6 +4,7 @@ the running bot, on both stores, as a member sees them."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,23 @@ async def test_a_misspelling_is_corrected_although_meaning_finds_neighbours(bot:
     text = as_text(reply)
     assert text.startswith("Showing results for *AUROC median* — no match for “AUROC medain”.")
     assert "exact words" in text
+
+
+async def test_a_chinese_word_mistyped_by_sound_is_corrected(bot: Bot) -> None:
+    # 延尺 (yan chi) is no word: an input method's wrong pick for 延迟, which the seeds use.
+    _, reply = await bot.command("/claims 延尺")
+    text = as_text(reply)
+    assert text.startswith("Showing results for *延迟* — no match for “延尺”.")
+    assert "*延迟*" in text.split("\n", 1)[1]  # the hits, highlighted
+
+
+async def test_a_paper_named_among_the_words_searches_within_it(bot: Bot) -> None:
+    # ENEAS's claims about its latency (延迟) seldom name ENEAS itself.
+    _, reply = await bot.command("/claims ENEAS 延迟")
+    text = as_text(reply)
+    assert text.startswith("Showing results for *延迟 paper:ENEAS* — no match for “ENEAS 延迟”.")
+    hits = re.findall(r"`([^`#]+)#\d+`", text)
+    assert hits and set(hits) == {"ENEAS"}
 
 
 async def test_a_real_word_the_store_lacks_keeps_the_hits_by_meaning(bot: Bot) -> None:
