@@ -380,7 +380,14 @@ async def search_claims(
             ranked = await lexical(PAGE_SIZE + 1, offset)
         else:
             fused = await hybrid.claim_page(
-                session, dense, search.words, where, lexical, offset=offset, limit=PAGE_SIZE + 1
+                session,
+                dense,
+                search.words,
+                where,
+                lexical,
+                offset=offset,
+                limit=PAGE_SIZE + 1,
+                budget=SEARCH_BUDGET_SECONDS,
             )
             ranked, why = fulltext.Ranked(fused.ids, fused.total), fused.why
             by_meaning_only = fused.by_meaning_only

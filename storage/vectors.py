@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import ColumnElement, Select, and_, delete, func, insert, or_, select
+from sqlalchemy import ColumnElement, Select, and_, delete, func, insert, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.dialect import id_in
+from storage.dialect import backend, id_in
 from storage.embedders import Embedder
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, ItemVector, Paper
 
@@ -240,6 +240,25 @@ async def read(
     return [row[0] for row in rows], from_bytes([row[1] for row in rows], embedder.dim)
 
 
+async def read_claims(
+    session: AsyncSession, embedder: Embedder, ids: Sequence[int]
+) -> tuple[list[int], list[int], NDArray[np.float32]]:
+    """Current vectors of these claims, in id order, with each claim's paper: the claim
+    ids, their papers' ids and the vectors."""
+    query = (
+        select(ItemVector.item_id, Claim.paper_id, ItemVector.vector)
+        .join(Claim, Claim.id == ItemVector.item_id)
+        .where(
+            ItemVector.kind == VECTOR_OF_CLAIM,
+            *_current(embedder),
+            id_in(session, ItemVector.item_id, ids),
+        )
+    )
+    rows = (await session.execute(query.order_by(ItemVector.item_id))).all()
+    matrix = from_bytes([row[2] for row in rows], embedder.dim)
+    return [row[0] for row in rows], [row[1] for row in rows], matrix
+
+
 async def read_since(
     session: AsyncSession,
     embedder: Embedder,
@@ -269,14 +288,20 @@ async def claim_vectors_where(
     since: date | None,
     until: date | None,
     limit: int,
+    ids: Sequence[int] | None = None,
 ) -> tuple[list[int], NDArray[np.float32]]:
-    """Current claim vectors of these papers and digest dates (at most `limit`): the
-    candidates of an exact search under a narrow filter."""
+    """Current claim vectors of these papers and digest dates (at most `limit`, in no
+    particular order): the candidates of an exact search under a narrow filter; or,
+    given `ids` (a few hundred), which of these claims are inside the dates."""
+    if ids is None and paper_ids is None and backend(session) == "sqlite":
+        return await _sqlite_claim_vectors_dated(session, embedder, since, until, limit)
     query = (
         select(ItemVector.item_id, ItemVector.vector)
         .join(Paper, Paper.id == ItemVector.paper_id)
         .where(ItemVector.kind == VECTOR_OF_CLAIM, *_current(embedder))
     )
+    if ids is not None:
+        query = query.where(id_in(session, ItemVector.item_id, ids))
     if paper_ids is not None:
         query = query.where(ItemVector.paper_id.in_(list(paper_ids)))
     if since is not None:
@@ -285,3 +310,35 @@ async def claim_vectors_where(
         query = query.where(Paper.digest_date <= until)
     rows = (await session.execute(query.limit(limit))).all()
     return [row[0] for row in rows], from_bytes([row[1] for row in rows], embedder.dim)
+
+
+async def _sqlite_claim_vectors_dated(
+    session: AsyncSession, embedder: Embedder, since: date | None, until: date | None, limit: int
+) -> tuple[list[int], NDArray[np.float32]]:
+    """A date range's claim vectors on SQLite, read from the range's papers (`CROSS JOIN`
+    keeps that order): SQLite would rather read every claim vector and look up its paper's
+    date (150 ms for a day's 1,200 claims at 10,000 papers, against 3 ms)."""
+    dates = ""
+    params: dict[str, Any] = {
+        "kind": VECTOR_OF_CLAIM,
+        "model": embedder.name,
+        "version": stored_version(embedder),
+        "limit": limit,
+    }
+    if since is not None:
+        dates += " AND p.digest_date >= :since"
+        params["since"] = since
+    if until is not None:
+        dates += " AND p.digest_date <= :until"
+        params["until"] = until
+    rows = await session.execute(
+        text(
+            "SELECT v.item_id, v.vector FROM papers p CROSS JOIN item_vectors v"
+            " ON v.paper_id = p.id"
+            " WHERE v.kind = :kind AND v.model = :model AND v.model_version = :version"
+            f"{dates} ORDER BY v.item_id LIMIT :limit"
+        ),
+        params,
+    )
+    found = rows.all()
+    return [row[0] for row in found], from_bytes([row[1] for row in found], embedder.dim)

@@ -8,14 +8,16 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import date
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import db, vectors
+from storage import db, hybrid, vectors
 from storage.dense import DenseSearch, query_text
 from storage.embedders import HashEmbedder, Vectors
+from storage.fulltext import ClaimFilter
 from storage.hybrid import EXACT_WORDS, SIMILAR_MEANING, fuse
-from storage.models import VECTOR_OF_CLAIM
+from storage.models import VECTOR_OF_CLAIM, Claim, Paper
 from storage.search import lookup_paper, search_claims
 from storage.search_text import BadQuery
 
@@ -193,3 +195,85 @@ async def test_next_page_and_a_repeated_search_do_not_embed_the_query_again(
         again = await search_claims(session, "  model ", dense=search)
     assert model.queries == 1
     assert first.hits and second.hits and again.hits == first.hits
+
+
+SINCE = date(2026, 9, 20)
+
+
+async def claims_since(session: AsyncSession, since: date) -> set[int]:
+    rows = await session.execute(
+        select(Claim.id).join(Paper, Paper.id == Claim.paper_id).where(Paper.digest_date >= since)
+    )
+    return set(rows.scalars())
+
+
+async def test_the_size_of_a_date_range_is_counted_up_to_the_exact_limit(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inside = len(await claims_since(seeded, SINCE))
+    assert inside > 3
+    assert await hybrid._in_dates(seeded, ClaimFilter(since=SINCE)) == inside
+    assert await hybrid._in_dates(seeded, ClaimFilter(until=date(2000, 1, 1))) == 0
+    monkeypatch.setattr(hybrid, "EXACT_FILTER_LIMIT", 2)
+    assert await hybrid._in_dates(seeded, ClaimFilter(since=SINCE)) == 3  # just past it
+
+
+async def test_a_narrow_date_range_is_searched_without_the_index(
+    seeded: AsyncSession, dense: DenseSearch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[int] = []
+    index_search = dense.claims.search
+
+    def counted(vector: Vectors, count: int) -> list[tuple[int, float]]:
+        searched.append(count)
+        return index_search(vector, count)
+
+    monkeypatch.setattr(dense.claims, "search", counted)
+    dated = await search_claims(seeded, "AUROC zebra since:2026-09-20", dense=dense)
+    assert dated.hits and searched == []
+    await search_claims(seeded, "AUROC zebra", dense=dense)
+    assert searched == [hybrid.FUSION_DEPTH]
+
+
+async def test_a_wide_date_range_keeps_the_nearest_claims_inside_it(
+    seeded: AsyncSession, dense: DenseSearch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the exact limit, the index's nearest claims inside the range are kept, in the
+    index's order, and scored on their stored vectors: the same claims however many of
+    the nearest are checked first."""
+    monkeypatch.setattr(hybrid, "EXACT_FILTER_LIMIT", 0)
+    monkeypatch.setattr(hybrid, "FUSION_DEPTH", 5)
+    vector = await dense.embed_query("AUROC benchmarks")
+    nearest = await asyncio.to_thread(dense.claims.search, vector, hybrid.FILTERED_DEPTH)
+    inside = await claims_since(seeded, SINCE)
+    kept = [(item, score) for item, score in nearest if item in inside][:5]
+    assert len(kept) == 5 and len(inside) < len(nearest)  # the range leaves some out
+    expected = [item for item, _ in await dense.rescored(seeded, VECTOR_OF_CLAIM, vector, kept)]
+    assert expected
+    where = ClaimFilter(since=SINCE)
+    for first in (1, 3, 300):
+        monkeypatch.setattr(hybrid, "FIRST_INSIDE", first)
+        found = await hybrid._dense_claims(seeded, dense, vector, nearest, where, exact=False)
+        assert found == expected, first
+    wide = await search_claims(seeded, "AUROC zebra since:2026-09-20", dense=dense)
+    assert wide.hits and {hit.claim_id for hit in wide.hits} <= inside
+
+
+@pytest.mark.parametrize(
+    ("since", "until"), [(SINCE, None), (None, SINCE), (SINCE, date(2026, 9, 30))]
+)
+async def test_a_date_range_reads_the_vectors_of_its_claims(
+    seeded: AsyncSession, dense: DenseSearch, since: date | None, until: date | None
+) -> None:
+    ids, matrix = await vectors.claim_vectors_where(
+        seeded, dense.embedder, paper_ids=None, since=since, until=until, limit=5_000
+    )
+    dates = [Paper.digest_date >= since] if since else []
+    dates += [Paper.digest_date <= until] if until else []
+    rows = await seeded.execute(select(Claim.id).join(Paper).where(*dates))
+    inside = sorted(rows.scalars())
+    assert inside and sorted(ids) == inside
+    expected_ids, expected = await vectors.read(seeded, dense.embedder, VECTOR_OF_CLAIM, ids=inside)
+    assert dict(zip(ids, matrix.tolist(), strict=True)) == dict(
+        zip(expected_ids, expected.tolist(), strict=True)
+    )

@@ -20,7 +20,7 @@ from storage.search import (
     parse_claim_search,
     search_claims,
 )
-from storage.search_text import MAX_QUERY_CHARS, BadQuery, QueryTooLong
+from storage.search_text import MAX_QUERY_CHARS, BadQuery, QueryTooLong, parse_query
 from tests.digests import Entry, huggingface_digest, write
 
 DISTILLATION = "On-Policy or Off-Policy Learning? A Systematic Study of Distillation Dynamics"
@@ -336,6 +336,46 @@ async def test_a_wide_date_range_finds_what_a_narrow_one_finds(
     wide = await search_claims(seeded, "AUROC until:2026-09-30")
     assert narrow.hits
     assert {h.claim_id for h in wide.hits} == {h.claim_id for h in narrow.hits}
+
+
+async def test_every_page_of_a_wide_date_range_comes_from_one_ranking(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages inside the window are cut from one walk of it, each telling the same total."""
+    monkeypatch.setattr(fulltext, "DATE_RANGE_BY_MEMBERSHIP", 0)  # walk the matches
+    query = parse_query("模型")
+    where = fulltext.ClaimFilter(until=date(2026, 9, 30))
+    window = 7
+    whole = await fulltext.match_claims(seeded, query, where, limit=window, offset=0, window=window)
+    assert len(whole.ids) == whole.total == window  # more match: the window is full
+    pages = [
+        await fulltext.match_claims(seeded, query, where, limit=limit, offset=offset, window=window)
+        for offset, limit in ((0, 3), (3, 3), (6, 1))
+    ]
+    assert [i for page in pages for i in page.ids] == whole.ids
+    assert [page.total for page in pages] == [window] * 3
+
+
+@pytest.mark.parametrize("typed", ["奖励 reward", "reward 奖励", "幻觉 hallucination", "模型 GRPO"])
+async def test_a_word_typed_with_its_translation_finds_the_same_claims(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """The claims are found by the terms no other term implies (one of a word and its
+    translation): the same claims, ranked alike, as by every term."""
+    await search_module.read_dictionary()
+    query = parse_query(typed)
+    if typed == "模型 GRPO":  # neither implies the other: both are kept
+        assert fulltext._claims_tsquery(query) == fulltext._tsquery(query)
+    else:
+        assert len(query.terms) == 2
+        fewer = min(query.terms, key=lambda term: len(fulltext._tsquery_phrases(term)))
+        assert fulltext._claims_tsquery(query) == fulltext._tsquery(query, (fewer,))
+    hits, second = await all_claims(seeded, typed), await search_claims(seeded, typed, page=2)
+    papers = await lookup_paper(seeded, typed)  # with the papers of matching claims
+    monkeypatch.setattr(fulltext, "_claims_tsquery", fulltext._tsquery)
+    assert hits and hits == await all_claims(seeded, typed)
+    assert second == await search_claims(seeded, typed, page=2)  # hits and total alike
+    assert papers.papers and papers == await lookup_paper(seeded, typed)
 
 
 # --- Word forms ------------------------------------------------------------------------
