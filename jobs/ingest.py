@@ -228,7 +228,7 @@ async def ingest(
             progress.started(len(files))
         options = _Options(force, accept_losses, max_file_mb, settle_seconds, parse_workers)
         await _ingest_files(sessions, files, options, report, progress)
-        await _finish_indexes(sessions)
+        await _finish_indexes(sessions, stored=any(report.papers.values()))
         interrupted = False
     finally:
         async with sessions.begin() as session:
@@ -243,12 +243,12 @@ async def ingest(
     return report
 
 
-async def _finish_indexes(sessions: Sessions) -> None:
+async def _finish_indexes(sessions: Sessions, *, stored: bool) -> None:
     try:
         async with sessions.begin() as session:
-            await loading.finish_ingest(session)
+            await loading.finish_ingest(session, stored=stored)
     except DBAPIError as error:  # e.g. not the index's owner: autovacuum does it later
-        log.warning("search index entries left for autovacuum to merge: %s", error.orig)
+        log.warning("search indexes and statistics left for autovacuum: %s", error.orig)
 
 
 @dataclass(frozen=True)

@@ -120,9 +120,12 @@ class SaveResult:
         return " and ".join(parts)
 
 
-async def finish_ingest(session: AsyncSession) -> None:
-    """Once an ingest has stored its files: bring the search indexes up to date in bulk."""
+async def finish_ingest(session: AsyncSession, *, stored: bool) -> None:
+    """Once an ingest has stored its files: bring the search indexes up to date in bulk,
+    and, when it `stored` anything, the planner's statistics."""
     await dialect.merge_pending_index_entries(session)
+    if stored:
+        await dialect.refresh_statistics(session)
 
 
 async def find_document(session: AsyncSession, path: str) -> Document | None:
