@@ -57,7 +57,7 @@ _SKIPPED = re.compile(
     re.IGNORECASE,
 )
 _TONE = re.compile(r"[1-5]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\U00020000-\U0003ffff]+")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\U00020000-\U0003ffff]+")  # a Chinese run
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ def _entries(path: Path) -> Iterator[tuple[str, bool, list[str], str]]:
             if match is None:
                 continue
             _traditional, simplified, pinyin, senses = match.groups()
-            if len(simplified) > LONGEST_HEADWORD or not _HAN.fullmatch(simplified):
+            if len(simplified) > LONGEST_HEADWORD or not HAN.fullmatch(simplified):
                 continue
             sound = " ".join(_TONE.sub("", pinyin.lower()).replace("u:", "v").split())
             yield simplified, pinyin[:1].isupper(), senses.split("/"), sound

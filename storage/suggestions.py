@@ -53,7 +53,6 @@ FIRST_LOAD_WAIT = 2.0
 
 _TYPED = re.compile(r"[^\W_]+")  # what the search tokenizer reads as a word (no CJK split)
 _LATIN = re.compile(r"[a-z][a-z0-9]*")  # a word the vocabulary holds, once normalised
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Chinese characters
 _CHUNK = re.compile(r"\S+")
 _AROUND = ",.;:!?'\"“”‘’()[]"  # punctuation typed around a name
 
@@ -127,7 +126,7 @@ class Vocabulary:
             start, end = match.span()
             if any(a <= start < b for a, b in keep):
                 continue
-            if _HAN.search(match.group()):
+            if bilingual.HAN.search(match.group()):
                 fixes += _chinese_fixes(match.group(), start)[: MAX_CORRECTED_WORDS - len(fixes)]
                 continue
             word = normalise(match.group())
@@ -183,7 +182,7 @@ def _chinese_fixes(typed: str, offset: int) -> list[tuple[int, int, list[str]]]:
     if words is None:
         return []
     fixes = []
-    for run in _HAN.finditer(typed):
+    for run in bilingual.HAN.finditer(typed):
         folded = fold_chinese(normalise(run.group()))
         if len(folded) != len(run.group()):  # positions would not map back to the text
             continue
