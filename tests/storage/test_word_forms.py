@@ -187,3 +187,22 @@ def test_a_name_typed_with_a_year_is_one_term_found_by_its_short_form_too() -> N
 @pytest.mark.parametrize("typed", ["results 2024", "aime 2025", "AIME 25", "AIME 2025x"])
 def test_other_words_with_numbers_stay_apart(typed: str) -> None:
     assert len(parse_query(typed).terms) == 2
+
+
+NAMES_AND_YEARS = st.lists(
+    st.sampled_from(
+        ["AIME", "CVPR", "NeurIPS", "aime", "results", "2024", "2025", "25", "-", "延迟"]
+    )
+    | st.text(max_size=8),
+    max_size=60,
+).map(" ".join)
+
+
+@given(typed=NAMES_AND_YEARS)
+def test_names_with_years_in_any_search_stay_within_the_limits(typed: str) -> None:
+    query = parse_query(typed[:300])
+    assert sum(len(term.tokens) for term in query.terms) <= MAX_QUERY_TOKENS
+    for term in query.terms:
+        if term.also and term.also[0].tokens[0].endswith(("24", "25")) and len(term.tokens) == 2:
+            (joined,) = term.also  # a name and its year: the phrase, or the short form
+            assert joined.tokens == (word_forms(term.runs[0] + term.runs[1])[0],)
