@@ -364,6 +364,8 @@ def claim_hit(hit: ClaimHit, *, preview: bool = True) -> Block:
     else:
         where = f"*{paper}* · _from the abstract, not a reviewed claim_"
         body = f"> {bold_spans(hit.quote_en, hit.en_spans, en)}"
+        if hit.text_zh:  # the same sentence in the digest's Chinese abstract
+            body += f"\n中文摘要：{bold_spans(hit.text_zh, hit.zh_spans, zh)}"
     if hit.address:
         where += f" · `{esc(hit.address)}`"
     if hit.matched_by:  # why it is here (hybrid search): "exact words" or "similar meaning"

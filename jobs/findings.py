@@ -4,13 +4,25 @@ with them (they are stored with source "abstract").
 HuggingFace entries carry no numbered claims, but their abstracts state results: a number
 ("27.5%", "4B", "0.886") or a comparison ("outperforms", "better than"). Those sentences
 are what someone searching claims wants to find too.
+
+Most entries also carry the abstract in Chinese, a translation sentence by sentence. Each
+finding takes its Chinese sentence, so a question asked in Chinese finds it (`能耗` finds
+"…4,000 times less energy…") and a reader sees it in both languages. The sentences are
+paired in order, as a translator writes them (Gale and Church's alignment): by length, by
+the numbers and Latin-script words both sides share (`47`, `GPU`, `WeatherBench`), one
+English sentence to one Chinese sentence or two, or two to one where the translator
+merged them. A finding whose sentence has no Chinese of its own keeps none.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
+from typing import NamedTuple
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
+_ZH_SENTENCE_END = re.compile(r"(?<=[。！？])")
 _RESULT = re.compile(
     r"\d|\b(outperform\w*|surpass\w*|exceed\w*|beat\w*|better|worse|higher|lower|faster|"
     r"slower|fewer|improv\w*|reduc\w*|increas\w*|decreas\w*|boost\w*|gain\w*|"
@@ -19,10 +31,109 @@ _RESULT = re.compile(
 )
 _MIN_CHARS = 25  # shorter pieces are sentence fragments, not findings
 
+# What both sides of a translation write alike: numbers (`1,380` as `1380`) and words in
+# Latin script (names, benchmarks, units).
+_ANCHOR = re.compile(r"\d+(?:[.,]\d+)*|[A-Za-z][A-Za-z0-9\-]*")
+_ALIGNED_SENTENCES = 100  # on either side; a longer abstract is not aligned (time is n·m)
+# Penalties of the alignment, as in Gale and Church (1993): each kind of step by how
+# rarely translators make it (one to one most often), a length that strays from the
+# abstract's own ratio by its square; each shared number or word is a reward.
+_STEP_COST = {(1, 1): 0.0, (1, 2): 2.3, (2, 1): 2.3, (1, 0): 4.5, (0, 1): 4.5}
+_LENGTH_SPREAD = 0.3  # natural log of the length ratio within which most pairs fall
+_STRAYS_KEPT = 2.5  # a pair further off is not taken for a translation
+_SHARED_REWARD = 1.0
+_SHARED_COUNTED = 3
+
+
+class Finding(NamedTuple):
+    sentence: str  # as the English abstract gives it
+    translation: str  # its sentence(s) of the Chinese abstract, or ""
+
 
 def result_sentences(abstract: str | None) -> list[str]:
     """The abstract's sentences that state a result, in order."""
-    if not abstract:
+    return [finding.sentence for finding in findings(abstract, None)]
+
+
+def findings(abstract_en: str | None, abstract_zh: str | None) -> list[Finding]:
+    """The English abstract's result sentences, in order, each with its translation from
+    the Chinese abstract when the two can be paired sentence by sentence."""
+    if not abstract_en:
         return []
-    sentences = _SENTENCE_END.split(" ".join(abstract.split()))
-    return [s for s in sentences if len(s) >= _MIN_CHARS and _RESULT.search(s)]
+    english = _SENTENCE_END.split(" ".join(abstract_en.split()))
+    chinese: list[str] = []
+    for piece in _ZH_SENTENCE_END.split(abstract_zh or ""):
+        if any(c.isalnum() for c in piece):
+            chinese.append(piece.strip())
+        elif chinese:  # stray punctuation (`。。`) ends the sentence before it
+            chinese[-1] += piece.strip()
+    translations = _align(english, chinese)
+    return [
+        Finding(sentence, translations.get(index, ""))
+        for index, sentence in enumerate(english)
+        if len(sentence) >= _MIN_CHARS and _RESULT.search(sentence)
+    ]
+
+
+def _anchors(text: str) -> frozenset[str]:
+    return frozenset(a.replace(",", "").lower() for a in _ANCHOR.findall(text))
+
+
+def _align(english: list[str], chinese: list[str]) -> dict[int, str]:
+    """English sentence index -> its Chinese sentence(s), for the sentences aligned one to
+    one or one to two whose lengths agree (a Chinese sentence that translates two English
+    ones is not split)."""
+    n, m = len(english), len(chinese)
+    if not n or not m or max(n, m) > _ALIGNED_SENTENCES or not (n <= 2 * m and m <= 2 * n):
+        return {}
+    ratio = sum(map(len, chinese)) / sum(map(len, english))
+
+    def stray(en_length: int, zh_length: int) -> float:
+        return math.log((zh_length + 1) / (ratio * en_length + 1)) / _LENGTH_SPREAD
+
+    # The common case, a translation sentence by sentence, costs no search.
+    pairs = zip(english, chinese, strict=False)
+    if n == m and all(abs(stray(len(e), len(z))) <= _STRAYS_KEPT for e, z in pairs):
+        return dict(enumerate(chinese))
+    en_at, zh_at = _prefix_lengths(english), _prefix_lengths(chinese)
+    en_anchors, zh_anchors = _anchor_runs(english), _anchor_runs(chinese)
+    band = abs(n - m) + 3  # how far from the diagonal a path may go, in sentences
+    best = [[math.inf] * (m + 1) for _ in range(n + 1)]
+    came = [[(0, 0)] * (m + 1) for _ in range(n + 1)]
+    best[0][0] = 0.0
+    for i in range(n + 1):
+        middle = i * m // n
+        for j in range(max(0, middle - band), min(m, middle + band) + 1):
+            for (di, dj), step in _STEP_COST.items():
+                if not (i or j) or di > i or dj > j or best[i - di][j - dj] == math.inf:
+                    continue
+                total = best[i - di][j - dj] + step
+                if di and dj:
+                    off = stray(en_at[i] - en_at[i - di], zh_at[j] - zh_at[j - dj])
+                    shared = len(en_anchors[di - 1][i] & zh_anchors[dj - 1][j])
+                    total += off * off / 2 - _SHARED_REWARD * min(shared, _SHARED_COUNTED)
+                if total < best[i][j]:
+                    best[i][j], came[i][j] = total, (di, dj)
+    aligned: dict[int, str] = {}
+    i, j = n, m
+    while i or j:
+        di, dj = came[i][j]
+        if (di, dj) == (0, 0):  # no path within the band
+            return {}
+        off = stray(en_at[i] - en_at[i - di], zh_at[j] - zh_at[j - dj]) if di and dj else 0
+        if di == 1 and dj and abs(off) <= _STRAYS_KEPT:
+            aligned[i - 1] = "".join(chinese[j - dj : j])
+        i, j = i - di, j - dj
+    return aligned
+
+
+def _prefix_lengths(sentences: list[str]) -> list[int]:
+    """The length of the first k sentences, for every k."""
+    return [0, *itertools.accumulate(map(len, sentences))]
+
+
+def _anchor_runs(sentences: list[str]) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    """The anchors of the sentence ending at each position (1-based), and of the two."""
+    one = [frozenset[str](), *map(_anchors, sentences)]
+    two = [one[0], *(a | b for a, b in itertools.pairwise(one))]
+    return one, two

@@ -26,7 +26,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs import selection
-from jobs.findings import result_sentences
+from jobs.findings import findings
 from jobs.parser import (
     KIND_HUGGINGFACE,
     PARSER_VERSION,
@@ -184,8 +184,10 @@ def paper_input(paper: ParsedPaper) -> loading.PaperInput:
     claims = [loading.ClaimInput(c.number, c.text_zh, c.quote_en) for c in paper.claims]
     if paper.kind == KIND_HUGGINGFACE:
         claims += [
-            loading.ClaimInput(number, "", sentence, CLAIM_FROM_ABSTRACT)
-            for number, sentence in enumerate(result_sentences(paper.abstract_en), 1)
+            loading.ClaimInput(number, translation, sentence, CLAIM_FROM_ABSTRACT)
+            for number, (sentence, translation) in enumerate(
+                findings(paper.abstract_en, paper.abstract_zh), 1
+            )
         ]
     return loading.PaperInput(
         key=paper.key,

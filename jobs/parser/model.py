@@ -5,9 +5,9 @@ from datetime import date, datetime
 
 from .errors import DigestWarning
 
-# Bump whenever the parser's output for the same input changes, so stored papers can be
-# re-parsed.
-PARSER_VERSION = "2"
+# Bump whenever what ingest stores for the same input changes (the parser's output, the
+# findings of an abstract), so stored papers are re-parsed.
+PARSER_VERSION = "3"
 
 FORMAT_DEEP_READ = "deep_read"
 FORMAT_HUGGINGFACE = "huggingface"
