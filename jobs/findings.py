@@ -84,20 +84,23 @@ def _align(english: list[str], chinese: list[str]) -> dict[int, str]:
     one or one to two whose lengths agree (a Chinese sentence that translates two English
     ones is not split)."""
     n, m = len(english), len(chinese)
-    if not n or not m or max(n, m) > _ALIGNED_SENTENCES or not (n <= 2 * m and m <= 2 * n):
+    # A translation has about as many sentences as its original (a few merged or split).
+    if not n or not m or max(n, m) > _ALIGNED_SENTENCES or abs(n - m) > max(2, min(n, m) // 3):
         return {}
     ratio = sum(map(len, chinese)) / sum(map(len, english))
+    # Log lengths of the one or two sentences ending at each position (1-based), English
+    # ones scaled by the abstract's ratio: a pair's stray is their difference.
+    en_log = _log_lengths(english, ratio)
+    zh_log = _log_lengths(chinese, 1.0)
 
-    def stray(en_length: int, zh_length: int) -> float:
-        return math.log((zh_length + 1) / (ratio * en_length + 1)) / _LENGTH_SPREAD
+    def stray(i: int, di: int, j: int, dj: int) -> float:
+        return (zh_log[dj - 1][j] - en_log[di - 1][i]) / _LENGTH_SPREAD
 
     # The common case, a translation sentence by sentence, costs no search.
-    pairs = zip(english, chinese, strict=False)
-    if n == m and all(abs(stray(len(e), len(z))) <= _STRAYS_KEPT for e, z in pairs):
+    if n == m and all(abs(stray(i, 1, i, 1)) <= _STRAYS_KEPT for i in range(1, n + 1)):
         return dict(enumerate(chinese))
-    en_at, zh_at = _prefix_lengths(english), _prefix_lengths(chinese)
     en_anchors, zh_anchors = _anchor_runs(english), _anchor_runs(chinese)
-    band = abs(n - m) + 3  # how far from the diagonal a path may go, in sentences
+    band = abs(n - m) + 2  # how far from the diagonal a path may go, in sentences
     best = [[math.inf] * (m + 1) for _ in range(n + 1)]
     came = [[(0, 0)] * (m + 1) for _ in range(n + 1)]
     best[0][0] = 0.0
@@ -105,11 +108,11 @@ def _align(english: list[str], chinese: list[str]) -> dict[int, str]:
         middle = i * m // n
         for j in range(max(0, middle - band), min(m, middle + band) + 1):
             for (di, dj), step in _STEP_COST.items():
-                if not (i or j) or di > i or dj > j or best[i - di][j - dj] == math.inf:
+                if di > i or dj > j or (before := best[i - di][j - dj]) == math.inf or not (i or j):
                     continue
-                total = best[i - di][j - dj] + step
+                total = before + step
                 if di and dj:
-                    off = stray(en_at[i] - en_at[i - di], zh_at[j] - zh_at[j - dj])
+                    off = stray(i, di, j, dj)
                     shared = len(en_anchors[di - 1][i] & zh_anchors[dj - 1][j])
                     total += off * off / 2 - _SHARED_REWARD * min(shared, _SHARED_COUNTED)
                 if total < best[i][j]:
@@ -120,16 +123,18 @@ def _align(english: list[str], chinese: list[str]) -> dict[int, str]:
         di, dj = came[i][j]
         if (di, dj) == (0, 0):  # no path within the band
             return {}
-        off = stray(en_at[i] - en_at[i - di], zh_at[j] - zh_at[j - dj]) if di and dj else 0
-        if di == 1 and dj and abs(off) <= _STRAYS_KEPT:
+        if di == 1 and dj and abs(stray(i, di, j, dj)) <= _STRAYS_KEPT:
             aligned[i - 1] = "".join(chinese[j - dj : j])
         i, j = i - di, j - dj
     return aligned
 
 
-def _prefix_lengths(sentences: list[str]) -> list[int]:
-    """The length of the first k sentences, for every k."""
-    return [0, *itertools.accumulate(map(len, sentences))]
+def _log_lengths(sentences: list[str], scale: float) -> tuple[list[float], list[float]]:
+    """log(scale × length + 1) of the sentence ending at each position (1-based), and of
+    the two ending there."""
+    one = [0, *map(len, sentences)]
+    two = [0, one[1], *(a + b for a, b in itertools.pairwise(one[1:]))]
+    return [math.log(scale * k + 1) for k in one], [math.log(scale * k + 1) for k in two]
 
 
 def _anchor_runs(sentences: list[str]) -> tuple[list[frozenset[str]], list[frozenset[str]]]:

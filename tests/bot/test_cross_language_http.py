@@ -28,3 +28,13 @@ async def test_an_english_query_finds_a_deep_read_written_in_chinese(bot: Bot) -
     # Its name, the Chinese line it is found by, and why: by words (幻觉检测), not meaning.
     enoki = text[text.index("*Enoki*") :].split("\n\n")[0]
     assert "幻觉检测" in enoki and "exact words" in enoki, text
+
+
+async def test_a_chinese_query_finds_an_abstract_finding_by_its_translation(bot: Bot) -> None:
+    # The finding is an English sentence of the abstract; the digest's Chinese abstract
+    # says it as 策略内数据…, which the hit shows beside it, marked.
+    status, reply = await bot.command("/claims 策略内数据")
+    assert status == 200
+    text = as_text(reply)
+    assert "`2609.35259#a3`" in text and "On-policy" in text, text
+    assert "\n中文摘要：然而，在两种 KL 方向下，*策略内数据*仍然提高了" in text, text
