@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal, NamedTuple, cast
 
-from sqlalchemy import Table, delete, insert, select
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, matching
@@ -251,11 +251,15 @@ async def save_document(
         ids[paper.key] = row.id
         changed = _refresh(row, paper, digest_date, mixed)
         claims = [ClaimInput(*claim) for claim in paper.claims]
+        stored = stored_claims.get(row.id, [])
         if row.id in held_before:
-            result.lost_claims += _lost_claims(row, stored_claims.get(row.id, []), claims)
-        if stored_claims.get(row.id, []) != claims:
-            await session.execute(delete(Claim).where(Claim.paper_id == row.id))
-            new_claims.extend(paper.claim_rows(row.id))
+            result.lost_claims += _lost_claims(row, stored, claims)
+        if stored != claims:
+            if _only_chinese_changed(stored, claims):
+                await _update_chinese(session, row.id, paper, stored)
+            else:
+                await session.execute(delete(Claim).where(Claim.paper_id == row.id))
+                new_claims.extend(paper.claim_rows(row.id))
             changed = True
         if changed:
             row.updated_at = utcnow()
@@ -509,6 +513,39 @@ def _refresh(row: Paper, paper: PaperInput, digest_date: date, mixed: list[Paper
         row.digest_date = digest_date  # a paper is dated by the first digest that held it
         changed = True
     return changed
+
+
+def _only_chinese_changed(before: Sequence[ClaimInput], after: Sequence[ClaimInput]) -> bool:
+    """The same claims, quoted alike, but for their Chinese text (a corrected translation, or
+    findings that gained theirs): updated in place, so each keeps its row and its vector,
+    which is made from the English quote."""
+    return len(before) == len(after) and all(
+        (old.number, old.source, old.quote_en) == (new.number, new.source, new.quote_en)
+        and new.quote_en
+        for old, new in zip(before, after, strict=True)
+    )
+
+
+async def _update_chinese(
+    session: AsyncSession, paper_id: int, paper: PaperInput, before: Sequence[ClaimInput]
+) -> None:
+    """Write the Chinese text and search text of the paper's claims whose Chinese changed."""
+    changed = [
+        {"b_paper": paper_id, "b_source": new.source, "b_number": new.number,
+         "b_text_zh": new.text_zh, "b_search": search}
+        for old, new, search in zip(before, paper.claims, paper.claim_search, strict=True)
+        if old.text_zh != new.text_zh
+    ]  # fmt: skip
+    statement = (
+        update(CLAIMS)
+        .where(
+            CLAIMS.c.paper_id == bindparam("b_paper"),
+            CLAIMS.c.source == bindparam("b_source"),
+            CLAIMS.c.number == bindparam("b_number"),
+        )
+        .values(text_zh=bindparam("b_text_zh"), search_text=bindparam("b_search"))
+    )
+    await session.execute(statement, changed)
 
 
 async def _insert_claims(

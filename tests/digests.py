@@ -16,6 +16,7 @@ class Entry:
     title: str
     abstract: str = "We introduce a method. It improves accuracy by 3.2% over the baseline."
     authors: str = "Ada Lovelace,Alan Turing"
+    chinese: str = "我们提出了一种方法。"  # the Chinese abstract; "" for none
 
 
 def huggingface_digest(day: str, entries: list[Entry]) -> str:
@@ -33,10 +34,7 @@ def huggingface_digest(day: str, entries: list[Entry]) -> str:
             "",
             f"Abstract:{entry.abstract}",
             "",
-            "中文摘要",
-            "",
-            "摘要：我们提出了一种方法。",
-            "",
+            *(["中文摘要", "", f"摘要：{entry.chinese}", ""] if entry.chinese else []),
             "LLM Analysis",
             "",
             "Q: 这篇论文试图解决什么问题？A: 提高准确率。",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from jobs.ingest import MB, FileTooLarge, ingest, read_digest
 from storage import db, loading
 from storage.db import Sessions
 from storage.models import Base, Claim, Document, IngestRun, Paper, PaperDocument
+from storage.search import search_claims
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
@@ -181,6 +183,33 @@ async def test_a_changed_file_updates_its_papers_in_place(sessions: Sessions, fo
     # Beta left the file: it stays in the store, no longer linked to that file.
     assert await count(sessions, Paper.key == "arxiv:2610.00002") == 1
     assert beta_links == 0
+
+
+async def test_findings_that_gain_their_chinese_keep_their_rows_and_are_found_by_it(
+    sessions: Sessions, folder: Path
+) -> None:
+    day = folder / "day.txt"
+    english = "We introduce Alpha. Alpha improves accuracy by 3.2% over the baseline."
+    alpha = Entry("2610.00001", "Alpha", abstract=english, chinese="")
+    beta = Entry("2610.00002", "Beta", chinese="")  # its claim is stored after Alpha's
+    write(day, huggingface_digest("2026-10-04", [alpha, beta]))
+    await ingest(sessions, [day])
+    chinese = "我们提出 Alpha。Alpha 的准确率比基线高 3.2%。"
+    write(day, huggingface_digest("2026-10-04", [replace(alpha, chinese=chinese), beta]))
+    in_alpha = Claim.paper_id == select(Paper.id).where(Paper.title == "Alpha").scalar_subquery()
+    async with sessions() as session:
+        before = (await session.execute(select(Claim.id, Claim.text_zh).where(in_alpha))).all()
+        assert (await search_claims(session, "准确率")).total == 0
+
+    report = await ingest(sessions, [day])
+
+    assert report.papers == {"new": 0, "updated": 1} and not report.suspect
+    async with sessions() as session:
+        after = (await session.execute(select(Claim.id, Claim.text_zh).where(in_alpha))).all()
+        found = await search_claims(session, "准确率")
+    assert before == [(before[0].id, "")]
+    assert after == [(before[0].id, "Alpha 的准确率比基线高 3.2%。")]  # the same row
+    assert [hit.claim_id for hit in found.hits] == [before[0].id]
 
 
 async def test_the_same_arxiv_paper_in_two_files_is_one_paper_with_two_sources(
