@@ -22,7 +22,7 @@ from bot.ids import is_channel_id
 from bot.review_view import review_modal, review_opened
 from bot.saved_view import HOME_SAVED, saved_bibtex, saved_items, saved_list
 from bot.settings import TIME_OF_DAY
-from bot.suggesting import better_searches, misspelt
+from bot.suggesting import better_searches, leading, misspelt
 from jobs import summary
 from storage import db, paper_keys, saved, subscriptions
 from storage.authors import author_spans
@@ -94,14 +94,17 @@ async def paper(
             names_first=True,
             keep=author_spans(text),
         )
-        if len(fixes) == 1 and (
-            not matches.total or (not matches.matching_words and misspelt(text, fixes[0]))
+        lead = leading(fixes)
+        others = [fix.text for fix in fixes if fix is not lead]
+        if lead and (
+            not matches.total or (not matches.matching_words and misspelt(text, lead.text))
         ):
-            used = await lookup_paper(session, fixes[0], dense=dense)
-            found = await _paper_reply(session, fixes[0], used)
-            return blocks.corrected(found, fixes[0], text.strip())
+            used = await lookup_paper(session, lead.text, dense=dense)
+            found = await _paper_reply(session, lead.text, used)
+            shown = blocks.corrected(found, lead.text, text.strip())
+            return blocks.with_suggestions(shown, "/paper", others)
         reply = await _paper_reply(session, text, matches)
-    return blocks.with_suggestions(reply, "/paper", fixes)
+    return blocks.with_suggestions(reply, "/paper", [fix.text for fix in fixes])
 
 
 async def _paper_reply(session: AsyncSession, text: str, matches: PaperMatches) -> Message:
@@ -146,12 +149,14 @@ async def claims(
             keep=filter_spans(text),
             within_paper=True,
         )
-        if len(fixes) == 1 and (
-            not found.total or (not found.matching_words and misspelt(text, fixes[0]))
-        ):
-            used = await search_claims(session, fixes[0], dense=dense)
-            return blocks.corrected(blocks.claim_page(fixes[0], used), fixes[0], text.strip())
-    return blocks.with_suggestions(blocks.claim_page(text.strip(), found), "/claims", fixes)
+        lead = leading(fixes)
+        others = [fix.text for fix in fixes if fix is not lead]
+        if lead and (not found.total or (not found.matching_words and misspelt(text, lead.text))):
+            used = await search_claims(session, lead.text, dense=dense)
+            shown = blocks.corrected(blocks.claim_page(lead.text, used), lead.text, text.strip())
+            return blocks.with_suggestions(shown, "/claims", others)
+    page_shown = blocks.claim_page(text.strip(), found)
+    return blocks.with_suggestions(page_shown, "/claims", [fix.text for fix in fixes])
 
 
 async def open_paper(sessions: Sessions, key: str, *, shared_by: str | None = None) -> Message:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from storage.db import Sessions
 from storage.search_text import BadQuery, known_word
@@ -17,6 +17,14 @@ from storage.suggestions import Suggester
 
 # A search finding fewer results than this offers corrections.
 SUGGEST_BELOW = 3
+# A correction finding at least this many times what each other one finds is shown at once
+# (the others stay offered): of two words one edit away, the more common is likelier meant.
+LEADS_BY = 2
+
+
+class Better(NamedTuple):
+    text: str  # the corrected search
+    found: int  # what its words find
 
 
 class Found(Protocol):
@@ -34,7 +42,7 @@ async def better_searches(
     keep: Sequence[tuple[int, int]] = (),
     names_first: bool = False,
     within_paper: bool = False,
-) -> list[str]:
+) -> list[Better]:
     """Corrections of `typed` that `search` finds more results for than its `found`, best
     first; none without a `suggester` (no vocabulary yet, or a later page). With
     `within_paper` (`/claims`), a paper's name among the words may become its filter."""
@@ -53,11 +61,22 @@ async def better_searches(
     better = []
     for text in texts:
         try:
-            if (await search(text)).total > found:
-                better.append(text)
+            total = (await search(text)).total
         except BadQuery:
             continue
+        if total > found:
+            better.append(Better(text, total))
     return better
+
+
+def leading(fixes: Sequence[Better]) -> Better | None:
+    """The correction to show at once, if one stands out: the only one, or one that finds
+    LEADS_BY times what every other does. A typo one edit away from a common word and a
+    rare one most likely meant the common one (`AUORC`: AUROC, not AUPRC)."""
+    best = max(fixes, key=lambda fix: fix.found, default=None)
+    if best is None or any(best.found < LEADS_BY * f.found for f in fixes if f is not best):
+        return None
+    return best
 
 
 def misspelt(typed: str, correction: str) -> bool:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.suggesting import misspelt
+from bot.suggesting import LEADS_BY, Better, leading, misspelt
 from storage.search_text import MAX_QUERY_CHARS, known_word, read_dictionary
 from storage.suggestions import build_vocabulary
 
@@ -79,3 +79,33 @@ def test_a_paper_named_in_any_search_keeps_every_other_word(typed: str, name: st
     assert filtered is not None and filtered.endswith(f"paper:{name}")
     if name.casefold() not in typed.casefold():
         assert filtered.split()[:-1] == typed.split()  # every other word, in its order
+
+
+@pytest.mark.parametrize(
+    ("found", "shown"),
+    [
+        ([], None),
+        ([3], 0),  # the only one
+        ([10, 4], 0),  # finds more than twice what the other does
+        ([4, 10], 1),
+        ([10, 6], None),  # neither stands out: both offered, none shown
+        ([10, 5, 1], 0),
+    ],
+)
+def test_the_correction_shown_at_once_is_the_only_one_or_one_that_finds_far_more(
+    found: list[int], shown: int | None
+) -> None:
+    fixes = [Better(f"fix {i}", count) for i, count in enumerate(found)]
+    assert leading(fixes) == (None if shown is None else fixes[shown])
+
+
+@given(st.lists(st.integers(min_value=1, max_value=10_000), max_size=8))
+def test_a_correction_is_shown_at_once_only_when_it_finds_twice_each_other(
+    found: list[int],
+) -> None:
+    fixes = [Better(f"fix {i}", count) for i, count in enumerate(found)]
+    lead = leading(fixes)
+    if lead is not None:
+        assert all(lead.found >= LEADS_BY * f.found for f in fixes if f is not lead)
+    else:
+        assert len(fixes) != 1

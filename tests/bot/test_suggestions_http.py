@@ -69,21 +69,30 @@ async def test_a_real_word_the_store_lacks_keeps_the_hits_by_meaning(bot: Bot) -
     assert not text.startswith("Showing results for")
 
 
-async def test_did_you_mean_offers_each_correction_and_its_button_runs_it(bot: Bot) -> None:
+async def test_the_correction_finding_most_is_shown_and_the_others_offered(bot: Bot) -> None:
+    # `modle` is one edit from `model` and from `mode`; `model` finds far more: shown at
+    # once, and `mode` is a button away.
     _, reply = await bot.command("/claims modle")
     text = as_text(reply)
-    assert text.startswith("No claims match “modle”.")
-    assert "Did you mean *model* or *mode*?" in text
-    offered = buttons(reply)
-    assert {"model", "mode"} <= set(offered)
-    assert json.loads(offered["model"]["value"]) == {"c": "/claims", "q": "model"}
-
-    assert await bot.click(offered["model"]) == 200
-    (ran,) = await bot.responses(1)
+    assert text.startswith("Showing results for *model* — no match for “modle”.")
+    assert "Did you mean *mode*?" in text
     # 44 say "model" or one of its Chinese words (模型, 造型, 典型), three of them in the
     # Chinese abstract's sentence of a finding; one more by meaning.
-    assert as_text(ran).startswith("45 claims match “model” · 1–10")
-    assert "Next page" in buttons(ran)
+    assert "45 claims match “model” · 1–10" in text
+    offered = buttons(reply)
+    assert json.loads(offered["mode"]["value"]) == {"c": "/claims", "q": "mode"}
+
+    assert await bot.click(offered["mode"]) == 200
+    (ran,) = await bot.responses(1)
+    assert re.match(r"\d+ claims? match “mode”", as_text(ran)), as_text(ran)
+
+
+async def test_a_swapped_pair_of_letters_finds_the_common_name(bot: Bot) -> None:
+    _, reply = await bot.command("/claims AUORC")
+    text = as_text(reply)
+    assert text.startswith("Showing results for *AUROC* — no match for “AUORC”."), text
+    assert "Did you mean *AUPRC*?" in text  # one edit too, but in 4 claims against 10
+    assert "10 claims match “AUROC”" in text
 
 
 async def test_a_did_you_mean_button_for_paper_runs_paper(bot: Bot) -> None:
@@ -149,7 +158,9 @@ def test_ask_shows_the_suggestion_as_text(tmp_path: Path) -> None:
     assert paperbot("ingest", str(seeds), cwd=tmp_path).returncode == 0
     result = paperbot("ask", "/claims modle", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Did you mean *model* or *mode*?\n\n[model] [mode]" in result.stdout
+    assert result.stdout.startswith(
+        "Showing results for *model* — no match for “modle”.\n\nDid you mean *mode*?\n\n[mode]"
+    )
 
 
 async def test_a_search_finding_little_through_a_rare_typo_offers_the_common_word(
