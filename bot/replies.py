@@ -22,7 +22,7 @@ from bot.ids import is_channel_id
 from bot.review_view import review_modal, review_opened
 from bot.saved_view import HOME_SAVED, saved_bibtex, saved_items, saved_list
 from bot.settings import TIME_OF_DAY
-from bot.suggesting import better_searches, leading, misspelt
+from bot.suggesting import better_searches, shown_at_once
 from jobs import summary
 from storage import db, paper_keys, saved, subscriptions
 from storage.authors import author_spans
@@ -78,9 +78,8 @@ async def paper(
 ) -> Message:
     """`/paper`: a card, a page of a list, or none; fused with search by meaning when
     `dense` is ready. When the words as typed find little (whatever meaning adds) and
-    `suggester` knows better words, "Did you mean …". With one correction and nothing
-    found, or nothing found by the words and a misspelling corrected, its results: a
-    misspelt word's neighbours in meaning are weaker evidence than the word it meant."""
+    `suggester` knows better words, "Did you mean …"; the results of the one that stands
+    out instead, when nothing was found or it corrects a misspelling (`shown_at_once`)."""
     if wants_help(text):
         return blocks.help_for("/paper")
     async with sessions() as session:
@@ -94,17 +93,15 @@ async def paper(
             names_first=True,
             keep=author_spans(text),
         )
-        lead = leading(fixes)
-        others = [fix.text for fix in fixes if fix is not lead]
-        if lead and (
-            not matches.total or (not matches.matching_words and misspelt(text, lead.text))
-        ):
+        lead = shown_at_once(fixes, text, matches.total, matches.matching_words)
+        offered = [fix.text for fix in fixes if fix is not lead]
+        if lead:
             used = await lookup_paper(session, lead.text, dense=dense)
             found = await _paper_reply(session, lead.text, used)
-            shown = blocks.corrected(found, lead.text, text.strip())
-            return blocks.with_suggestions(shown, "/paper", others)
-        reply = await _paper_reply(session, text, matches)
-    return blocks.with_suggestions(reply, "/paper", [fix.text for fix in fixes])
+            reply = blocks.corrected(found, lead.text, text.strip())
+        else:
+            reply = await _paper_reply(session, text, matches)
+    return blocks.with_suggestions(reply, "/paper", offered)
 
 
 async def _paper_reply(session: AsyncSession, text: str, matches: PaperMatches) -> Message:
@@ -149,14 +146,14 @@ async def claims(
             keep=filter_spans(text),
             within_paper=True,
         )
-        lead = leading(fixes)
-        others = [fix.text for fix in fixes if fix is not lead]
-        if lead and (not found.total or (not found.matching_words and misspelt(text, lead.text))):
+        lead = shown_at_once(fixes, text, found.total, found.matching_words)
+        offered = [fix.text for fix in fixes if fix is not lead]
+        if lead:
             used = await search_claims(session, lead.text, dense=dense)
-            shown = blocks.corrected(blocks.claim_page(lead.text, used), lead.text, text.strip())
-            return blocks.with_suggestions(shown, "/claims", others)
-    page_shown = blocks.claim_page(text.strip(), found)
-    return blocks.with_suggestions(page_shown, "/claims", [fix.text for fix in fixes])
+            reply = blocks.corrected(blocks.claim_page(lead.text, used), lead.text, text.strip())
+        else:
+            reply = blocks.claim_page(text.strip(), found)
+    return blocks.with_suggestions(reply, "/claims", offered)
 
 
 async def open_paper(sessions: Sessions, key: str, *, shared_by: str | None = None) -> Message:

@@ -79,6 +79,17 @@ def leading(fixes: Sequence[Better]) -> Better | None:
     return best
 
 
+def shown_at_once(fixes: Sequence[Better], typed: str, found: int, by_words: int) -> Better | None:
+    """The correction whose results answer instead of what was typed (which `found`
+    results, `by_words` of them by its words): the leading one, when nothing was found, or
+    when the words found nothing and it only corrects misspellings: a misspelt word's
+    neighbours in meaning are weaker evidence than the word it meant."""
+    lead = leading(fixes)
+    if lead and (not found or (not by_words and misspelt(typed, lead.text))):
+        return lead
+    return None
+
+
 def misspelt(typed: str, correction: str) -> bool:
     """Whether `correction` only replaces words of `typed` that no dictionary knows (a
     misspelling), rather than real words the store happens to lack (`zebra`), for which

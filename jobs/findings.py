@@ -108,7 +108,7 @@ def _align(english: list[str], chinese: list[str]) -> dict[int, str]:
         middle = i * m // n
         for j in range(max(0, middle - band), min(m, middle + band) + 1):
             for (di, dj), step in _STEP_COST.items():
-                if di > i or dj > j or (before := best[i - di][j - dj]) == math.inf or not (i or j):
+                if not (i or j) or di > i or dj > j or (before := best[i - di][j - dj]) == math.inf:
                     continue
                 total = before + step
                 if di and dj:
