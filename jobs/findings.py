@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 _ZH_SENTENCE_END = re.compile(r"(?<=[。！？])")
+_HAN = re.compile(r"[\u3400-\u9fff]")
 _RESULT = re.compile(
     r"\d|\b(outperform\w*|surpass\w*|exceed\w*|beat\w*|better|worse|higher|lower|faster|"
     r"slower|fewer|improv\w*|reduc\w*|increas\w*|decreas\w*|boost\w*|gain\w*|"
@@ -62,7 +63,9 @@ def findings(abstract_en: str | None, abstract_zh: str | None) -> list[Finding]:
         return []
     english = _SENTENCE_END.split(" ".join(abstract_en.split()))
     chinese: list[str] = []
-    for piece in _ZH_SENTENCE_END.split(abstract_zh or ""):
+    # No Chinese at all: a pipeline that failed to translate copied the English instead.
+    translated = abstract_zh if abstract_zh and _HAN.search(abstract_zh) else ""
+    for piece in _ZH_SENTENCE_END.split(translated):
         if any(c.isalnum() for c in piece):
             chinese.append(piece.strip())
         elif chinese:  # stray punctuation (`。。`) ends the sentence before it

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobs.findings import findings, result_sentences
+from jobs.findings import Finding, findings, result_sentences
 
 
 @pytest.mark.parametrize(
@@ -117,3 +117,8 @@ def test_a_long_abstract_is_aligned_within_its_bound() -> None:
     shorter = " ".join(english.split(" ")[: 6 * 90])
     found = findings(shorter, "".join(f"结果 {i} 将准确率提升 {i}%。" for i in range(90)))
     assert found[42].translation == "结果 42 将准确率提升 42%。"
+
+
+def test_an_english_copy_in_place_of_the_chinese_is_no_translation() -> None:
+    english = "Alpha improves accuracy by 3.2% over the baseline."
+    assert findings(english, english) == [Finding(english, "")]
