@@ -27,7 +27,7 @@ from rapidfuzz.distance import OSA
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import bilingual, fulltext
+from storage import bilingual, fulltext, paper_keys
 from storage.db import Sessions
 from storage.models import Claim, Paper
 from storage.search_text import fold_chinese, normalise
@@ -157,9 +157,10 @@ class Vocabulary:
     def within_paper(self, text: str, keep: Sequence[tuple[int, int]] = ()) -> str | None:
         """A `/claims` search that names a paper among its words (`ENEAS 延迟`) as the
         rest of its words within that paper (`延迟 paper:ENEAS`): a claim seldom names
-        its own paper. None when no word is a paper's name (names of one word only),
-        nothing else is asked, or a `paper:` filter is already there (`keep`: the
-        filters' spans)."""
+        its own paper. A paper is named by its name (names of one word only) or by its
+        arXiv ID or link; named alone, the search is for all its claims (`paper:ENEAS`).
+        None when no word names a paper, or a `paper:` filter is already there (`keep`:
+        the filters' spans)."""
         if any(text[a:b].lower().startswith("paper:") for a, b in keep):
             return None
         words = [
@@ -167,8 +168,9 @@ class Vocabulary:
             for match in _CHUNK.finditer(text)
         ]
         for index, (word, kept) in enumerate(words):
-            name = None if kept else self.papers.get(normalise(word.strip(_AROUND)))
-            if name and len(words) > 1:
+            bare = word.strip(_AROUND)
+            name = None if kept else self.papers.get(normalise(bare)) or paper_keys.arxiv_id(bare)
+            if name:
                 rest = [other for other, _ in words[:index] + words[index + 1 :]]
                 return " ".join([*rest, f"paper:{name}"])
         return None

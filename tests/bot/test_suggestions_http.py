@@ -183,3 +183,13 @@ async def test_a_search_finding_little_through_a_rare_typo_offers_the_common_wor
     # 44 say "model" or one of its Chinese words; one more by meaning once the background
     # embedding has run.
     assert as_text(ran).startswith(("44 claims match “model”", "45 claims match “model”"))
+
+
+@pytest.mark.parametrize("typed", ["2609.35259", "https://arxiv.org/abs/2609.35259v1"])
+async def test_an_arxiv_id_or_link_alone_shows_that_papers_claims(bot: Bot, typed: str) -> None:
+    # No claim's text holds the ID: the search is for the paper's claims instead.
+    _, reply = await bot.command(f"/claims {typed}")
+    text = as_text(reply)
+    assert text.startswith(f"Showing results for *paper:2609.35259* — no match for “{typed}”.")
+    hits = re.findall(r"`(2609\.35259#a\d+)`", text)
+    assert hits and set(hits) == {"2609.35259#a1", "2609.35259#a2", "2609.35259#a3"}, text
