@@ -21,9 +21,10 @@ import math
 import re
 from typing import NamedTuple
 
+from storage.bilingual import HAN
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 _ZH_SENTENCE_END = re.compile(r"(?<=[。！？])")
-_HAN = re.compile(r"[\u3400-\u9fff]")
 _RESULT = re.compile(
     r"\d|\b(outperform\w*|surpass\w*|exceed\w*|beat\w*|better|worse|higher|lower|faster|"
     r"slower|fewer|improv\w*|reduc\w*|increas\w*|decreas\w*|boost\w*|gain\w*|"
@@ -51,20 +52,15 @@ class Finding(NamedTuple):
     translation: str  # its sentence(s) of the Chinese abstract, or ""
 
 
-def result_sentences(abstract: str | None) -> list[str]:
-    """The abstract's sentences that state a result, in order."""
-    return [finding.sentence for finding in findings(abstract, None)]
-
-
 def findings(abstract_en: str | None, abstract_zh: str | None) -> list[Finding]:
-    """The English abstract's result sentences, in order, each with its translation from
-    the Chinese abstract when the two can be paired sentence by sentence."""
+    """The English abstract's sentences that state a result, in order, each with its
+    translation from the Chinese abstract when the two can be paired sentence by sentence."""
     if not abstract_en:
         return []
     english = _SENTENCE_END.split(" ".join(abstract_en.split()))
     chinese: list[str] = []
     # No Chinese at all: a pipeline that failed to translate copied the English instead.
-    translated = abstract_zh if abstract_zh and _HAN.search(abstract_zh) else ""
+    translated = abstract_zh if abstract_zh and HAN.search(abstract_zh) else ""
     for piece in _ZH_SENTENCE_END.split(translated):
         if any(c.isalnum() for c in piece):
             chinese.append(piece.strip())

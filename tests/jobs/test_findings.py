@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobs.findings import Finding, findings, result_sentences
+from jobs.findings import Finding, findings
 
 
 @pytest.mark.parametrize(
@@ -35,6 +35,11 @@ from jobs.findings import Finding, findings, result_sentences
 )
 def test_result_sentences(abstract: str | None, expected: list[str]) -> None:
     assert result_sentences(abstract) == expected
+
+
+def result_sentences(abstract: str | None) -> list[str]:
+    """The findings, without a Chinese abstract to pair them with."""
+    return [finding.sentence for finding in findings(abstract, None)]
 
 
 # An abstract as the HuggingFace digests give it: English, then the Chinese translation.
