@@ -139,7 +139,9 @@ QUERY = st.one_of(
 def test_any_query_is_bounded(typed: str) -> None:
     start = time.perf_counter()
     query = parse_query(typed[:300])
-    assert time.perf_counter() - start < 0.05
+    # A runaway (a backtracking pattern, an unbounded loop) takes seconds; a busy machine's
+    # scheduling and collections take tens of milliseconds, so the line is drawn at 1 s.
+    assert time.perf_counter() - start < 1.0
     assert len(query.terms) + len(query.excluded) <= MAX_QUERY_TERMS
     assert translated_tokens(query) <= MAX_TRANSLATED_TOKENS
     assert all(len(term.also) <= bilingual.PER_WORD for term in query.terms)
@@ -151,7 +153,7 @@ def test_hostile_runs_of_one_character_are_cheap() -> None:
     start = time.perf_counter()
     for typed in ("的" * 300, "幻" * 300, "幻觉" * 150, "a" * 300):
         parse_query(typed)
-    assert time.perf_counter() - start < 0.1
+    assert time.perf_counter() - start < 1.0  # runaways only (see above)
 
 
 def test_the_dictionary_keeps_short_plain_senses() -> None:
