@@ -144,7 +144,6 @@ async def claims(
             found.matching_words,
             lambda corrected: search_claims(session, corrected),
             keep=filter_spans(text),
-            within_paper=True,
         )
         lead = shown_at_once(fixes, text, found.total, found.matching_words)
         offered = [fix.text for fix in fixes if fix is not lead]

@@ -41,23 +41,17 @@ async def better_searches(
     *,
     keep: Sequence[tuple[int, int]] = (),
     names_first: bool = False,
-    within_paper: bool = False,
 ) -> list[Better]:
     """Corrections of `typed` that `search` finds more results for than its `found`, best
-    first; none without a `suggester` (no vocabulary yet, or a later page). With
-    `within_paper` (`/claims`), a paper's name among the words may become its filter."""
+    first; none without a `suggester` (no vocabulary yet, or a later page)."""
     if suggester is None or found >= SUGGEST_BELOW:
         return []
     vocabulary = await suggester.vocabulary(sessions)
     if vocabulary is None:
         return []
-
-    def candidates() -> list[str]:
-        texts = vocabulary.corrections(typed, keep=keep, few=found > 0, names_first=names_first)
-        filtered = vocabulary.within_paper(typed, keep) if within_paper else None
-        return [*texts, filtered] if filtered else texts
-
-    texts = await asyncio.to_thread(candidates)
+    texts = await asyncio.to_thread(
+        vocabulary.corrections, typed, keep=keep, few=found > 0, names_first=names_first
+    )
     better = []
     for text in texts:
         try:

@@ -27,6 +27,6 @@ def versions() -> dict[str, str]:
 
 
 def describe() -> str:
-    """One line: `paperbot 0.2.0 (parser 2, schema 0009)`."""
+    """One line: `paperbot 0.2.0 (parser 3, schema 0010)`."""
     v = versions()
     return f"paperbot {v['version']} (parser {v['parser']}, schema {v['schema']})"

@@ -22,9 +22,9 @@ from typing import Any, Literal, NamedTuple, cast
 from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect, matching
+from storage import dialect, lookup_keys, matching
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
-from storage.search_text import index_text, normalise
+from storage.search_text import index_text
 
 KIND_HUGGINGFACE = "huggingface"  # as the parser names it (storage does not import jobs)
 # What the search index reads of a paper: its names, then its text.
@@ -464,8 +464,8 @@ def _search_columns(values: Mapping[str, Any]) -> dict[str, str | None]:
     """The normalised lookup keys and the search text of a paper's values."""
     title, name = values.get("title"), values.get("name")
     return {
-        "title_key": " ".join(normalise(title).split()) if title else None,
-        "name_key": normalise(name) if name else None,
+        "title_key": lookup_keys.title_key(title) if title else None,
+        "name_key": lookup_keys.paper_name_key(name, title),
         "search_head": index_text(*(values.get(f) for f in SEARCH_HEAD)),
         "search_body": index_text(*(values.get(f) for f in SEARCH_BODY)),
     }

@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import authors, fulltext, hybrid, paper_keys, search_text
+from storage import authors, fulltext, hybrid, lookup_keys, paper_keys, search_text
 from storage.dense import DenseSearch
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
-from storage.search_text import BadQuery, Query, highlight_spans, normalise, parse_query
+from storage.search_text import BadQuery, Query, highlight_spans, parse_query
 
 PAGE_SIZE = 10
 # Ranking looks at the newest this-many matches (see storage/fulltext.py): enough for 100
@@ -137,6 +137,7 @@ class ClaimPage:
     notes: tuple[str, ...] = ()  # what the search left out of what was typed
     total: int = 0  # matches in all, counted up to RANK_WINDOW
     by_meaning_only: int = 0  # how many of `total` only search by meaning finds
+    first: list[PaperRef] = field(default_factory=list)  # named by a word: claims first
 
     @property
     def capped(self) -> bool:
@@ -180,11 +181,11 @@ async def find_by_identity(session: AsyncSession, text: str) -> PaperMatches | N
     found = paper_keys.arxiv_id(text)
     if found:
         return PaperMatches("arxiv", await _refs(session, Paper.arxiv_id == found))
-    key = " ".join(normalise(text).split())
-    if not key:
-        return None
-    for how, column in (("title", Paper.title_key), ("name", Paper.name_key)):
-        refs = await _refs(session, column == key)
+    for how, column, key in (
+        ("title", Paper.title_key, lookup_keys.title_key(text)),
+        ("name", Paper.name_key, lookup_keys.name_key(text)),
+    ):
+        refs = await _refs(session, column == key) if key else []
         if refs:
             return PaperMatches(how, refs)
     return None
@@ -333,7 +334,9 @@ async def search_claims(
     session: AsyncSession, text: str, *, page: int = 1, dense: DenseSearch | None = None
 ) -> ClaimPage:
     """One page of `/claims` results, 10 a page, in a stable order; fused with search by
-    meaning when `dense` is given and ready."""
+    meaning when `dense` is given and ready. A word that names a paper (its name, arXiv
+    ID or link) puts that paper's claims first, matched by the other words: a claim seldom
+    names its own paper. The other papers' claims that hold all the words follow."""
     search = parse_claim_search(text)
     await read_dictionary()
     query = parse_query(search.words)
@@ -357,44 +360,121 @@ async def search_claims(
     query.needs_words()
     named = tuple(await fulltext.papers_named(session, query.excluded))
     where = fulltext.ClaimFilter(paper_ids, search.since, search.until, named)
-    why: dict[int, str] = {}
-    by_meaning_only = 0
     page = max(page, 1)
-    offset = (page - 1) * PAGE_SIZE
+    offset, limit = (page - 1) * PAGE_SIZE, PAGE_SIZE + 1
     if query.empty:
         if search.words:  # only punctuation, emoji and the like: nothing to match
             return ClaimPage([], page, False, papers, query.notes)
         if where == fulltext.ClaimFilter(without_papers=named):
             raise BadQuery("Type some words to search for.")
-        ranked = await _claims_without_words(session, where, limit=PAGE_SIZE + 1, offset=offset)
+    first = await _named_paper(session, search.words) if paper_ids is None else None
+    if first is None:
+        ranking = await _ranking(session, search.words, query, where, dense, offset, limit)
     else:
+        # The named paper's claims by the other words (and their meaning), then the other
+        # papers' claims that mention it with them: a name has no meaning to search by.
+        own = tuple(p.id for p in first.papers)
+        ranking = await _ranking(
+            session, first.rest, parse_query(first.rest), replace(where, paper_ids=own),
+            dense, offset, limit,
+        )  # fmt: skip
+        others = await _ranking(
+            session, search.words, query, replace(where, without_papers=named + own),
+            None, max(offset - ranking.total, 0), max(limit - len(ranking.ids), 1),
+        )  # fmt: skip
+        ranking = ranking.followed_by(others, limit)
+    hits = await _hits(session, ranking.ids[:PAGE_SIZE], query, ranking.why)
+    total = max(ranking.total, offset + len(hits)) if hits else ranking.total
+    return ClaimPage(
+        hits,
+        page,
+        len(ranking.ids) > PAGE_SIZE,
+        papers,
+        query.notes,
+        total,
+        ranking.by_meaning_only,
+        first.papers if first else [],
+    )
 
-        async def lexical(limit: int, offset: int) -> fulltext.Ranked:
-            async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
-                return await fulltext.match_claims(
-                    session, query, where, limit=limit, offset=offset, window=RANK_WINDOW
-                )
 
-        # Excluded words are a request for precision that meaning cannot honour.
-        if dense is None or not dense.ready or query.excluded:
-            ranked = await lexical(PAGE_SIZE + 1, offset)
-        else:
-            fused = await hybrid.claim_page(
-                session,
-                dense,
-                search.words,
-                where,
-                lexical,
-                offset=offset,
-                limit=PAGE_SIZE + 1,
-                budget=SEARCH_BUDGET_SECONDS,
+@dataclass(frozen=True)
+class _Ranking:
+    """A page of claim ids, best first, and how many match in all."""
+
+    ids: list[int]
+    total: int
+    why: dict[int, str] = field(default_factory=dict)  # "similar meaning" and the like
+    by_meaning_only: int = 0
+
+    def followed_by(self, then: _Ranking, limit: int) -> _Ranking:
+        return _Ranking(
+            (self.ids + then.ids)[:limit],
+            self.total + then.total,
+            self.why | then.why,
+            self.by_meaning_only + then.by_meaning_only,
+        )
+
+
+async def _ranking(
+    session: AsyncSession,
+    words: str,
+    query: Query,
+    where: fulltext.ClaimFilter,
+    dense: DenseSearch | None,
+    offset: int,
+    limit: int,
+) -> _Ranking:
+    if query.empty:  # filters alone
+        ranked = await _claims_without_words(session, where, limit=limit, offset=offset)
+        return _Ranking(ranked.ids, ranked.total)
+
+    async def lexical(limit: int, offset: int) -> fulltext.Ranked:
+        async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
+            return await fulltext.match_claims(
+                session, query, where, limit=limit, offset=offset, window=RANK_WINDOW
             )
-            ranked, why = fulltext.Ranked(fused.ids, fused.total), fused.why
-            by_meaning_only = fused.by_meaning_only
-    ids = ranked.ids
-    hits = await _hits(session, ids[:PAGE_SIZE], query, why)
-    total = max(ranked.total, offset + len(hits)) if hits else ranked.total
-    return ClaimPage(hits, page, len(ids) > PAGE_SIZE, papers, query.notes, total, by_meaning_only)
+
+    # Excluded words are a request for precision that meaning cannot honour.
+    if dense is None or not dense.ready or query.excluded:
+        ranked = await lexical(limit, offset)
+        return _Ranking(ranked.ids, ranked.total)
+    fused = await hybrid.claim_page(
+        session,
+        dense,
+        words,
+        where,
+        lexical,
+        offset=offset,
+        limit=limit,
+        budget=SEARCH_BUDGET_SECONDS,
+    )
+    return _Ranking(fused.ids, fused.total, fused.why, fused.by_meaning_only)
+
+
+@dataclass(frozen=True)
+class _Named:
+    papers: list[PaperRef]  # the papers a typed word names
+    rest: str  # the other words
+
+
+async def _named_paper(session: AsyncSession, words: str) -> _Named | None:
+    """The papers named by the first word that names any (by their name or arXiv ID),
+    and the other words; None when no word names a paper."""
+    namings = lookup_keys.namings(words)
+    if not namings:
+        return None
+    arxiv_ids = [n.key for n in namings if n.how == "arxiv"]
+    names = [n.key for n in namings if n.how == "name"]
+    refs = await _refs(session, Paper.arxiv_id.in_(arxiv_ids) | Paper.name_key.in_(names))
+    for naming in namings:
+        named = [ref for ref in refs if naming.key == _key(ref, naming.how)]
+        if named:
+            return _Named(named, naming.rest)
+    return None
+
+
+def _key(ref: PaperRef, how: str) -> str | None:
+    return ref.arxiv_id if how == "arxiv" else lookup_keys.paper_name_key(ref.name, ref.title)
 
 
 @dataclass(frozen=True)

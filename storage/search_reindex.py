@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
+from storage import lookup_keys
 from storage.loading import SEARCH_BODY, SEARCH_HEAD
 
 PAPERS_PER_BATCH = 500  # a paper's text runs to tens of kilobytes
@@ -54,9 +55,9 @@ def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
     )
 
 
-def recompute_paper_keys(bind: sa.Connection, normalise: Callable[[str], str]) -> None:
-    """Write the title and name lookup keys of every paper as ingest computes them with
-    `normalise` (storage/loading.py), in this transaction."""
+def recompute_paper_keys(bind: sa.Connection) -> None:
+    """Write the title and name lookup keys of every paper as ingest computes them
+    (storage/lookup_keys.py), in this transaction."""
     papers = sa.table(
         "papers",
         sa.column("id"),
@@ -70,8 +71,8 @@ def recompute_paper_keys(bind: sa.Connection, normalise: Callable[[str], str]) -
         papers,
         PAPERS_PER_BATCH,
         lambda row: {
-            "title_key": " ".join(normalise(row["title"]).split()) if row["title"] else None,
-            "name_key": normalise(row["name"]) if row["name"] else None,
+            "title_key": lookup_keys.title_key(row["title"]) if row["title"] else None,
+            "name_key": lookup_keys.paper_name_key(row["name"], row["title"]),
         },
         columns=["title_key", "name_key"],
     )

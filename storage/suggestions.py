@@ -27,7 +27,7 @@ from rapidfuzz.distance import OSA
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import bilingual, fulltext, paper_keys
+from storage import bilingual, fulltext
 from storage.db import Sessions
 from storage.models import Claim, Paper
 from storage.search_text import fold_chinese, normalise
@@ -53,8 +53,6 @@ FIRST_LOAD_WAIT = 2.0
 
 _TYPED = re.compile(r"[^\W_]+")  # what the search tokenizer reads as a word (no CJK split)
 _LATIN = re.compile(r"[a-z][a-z0-9]*")  # a word the vocabulary holds, once normalised
-_CHUNK = re.compile(r"\S+")
-_AROUND = ",.;:!?'\"“”‘’()[]"  # punctuation typed around a name
 
 
 def _max_edits(word: str) -> int:
@@ -72,7 +70,6 @@ class Vocabulary:
     # missing first letter, the word itself an extra one or the first two swapped.
     by_first: dict[tuple[int, str], list[str]] = field(default_factory=dict)
     by_tail: dict[str, list[str]] = field(default_factory=dict)
-    papers: dict[str, str] = field(default_factory=dict)  # normalised name -> as written
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -154,27 +151,6 @@ class Vocabulary:
                 break
         return list(dict.fromkeys(" ".join(t.split()) for t in texts))[:MAX_SUGGESTIONS]
 
-    def within_paper(self, text: str, keep: Sequence[tuple[int, int]] = ()) -> str | None:
-        """A `/claims` search that names a paper among its words (`ENEAS 延迟`) as the
-        rest of its words within that paper (`延迟 paper:ENEAS`): a claim seldom names
-        its own paper. A paper is named by its name (names of one word only) or by its
-        arXiv ID or link; named alone, the search is for all its claims (`paper:ENEAS`).
-        None when no word names a paper, or a `paper:` filter is already there (`keep`:
-        the filters' spans)."""
-        if any(text[a:b].lower().startswith("paper:") for a, b in keep):
-            return None
-        words = [
-            (match.group(), any(a <= match.start() < b for a, b in keep))
-            for match in _CHUNK.finditer(text)
-        ]
-        for index, (word, kept) in enumerate(words):
-            bare = word.strip(_AROUND)
-            name = None if kept else self.papers.get(normalise(bare)) or paper_keys.arxiv_id(bare)
-            if name:
-                rest = [other for other, _ in words[:index] + words[index + 1 :]]
-                return " ".join([*rest, f"paper:{name}"])
-        return None
-
 
 def _chinese_fixes(typed: str, offset: int) -> list[tuple[int, int, list[str]]]:
     """Corrections of the Chinese runs in one typed word (at `offset` in the search): the
@@ -221,10 +197,7 @@ def build_vocabulary(
     counts: Counter[str] = Counter()
     display: dict[str, str] = {}
     names: set[str] = set()
-    full_names: dict[str, str] = {}
     for name, title in papers:
-        if name and len(name.split()) == 1:
-            full_names.setdefault(normalise(name), name)
         seen: set[str] = set()
         for part, is_name in ((name, True), (title, False)):
             for typed in _TYPED.findall(part or ""):
@@ -253,7 +226,6 @@ def build_vocabulary(
         frozenset(names & kept.keys()),
         by_first,
         by_tail,
-        full_names,
     )
 
 

@@ -366,9 +366,10 @@ def verdict(store: Store, baseline: dict[str, Any] | None) -> str:
     exact_then = ((baseline or {}).get("figures", {}).get(KINDS["exact"]) or {}).get("recall")
     worse = exact_then is not None and rows[KINDS["exact"]].recall < exact_then - 0.005
     met = rows["overall"].recall >= OVERALL_TARGET and not short and not worse
+    overall = rows["overall"].recall
     lines = [
         f"Targets {'met' if met else 'not met'} on {store.label}: recall overall "
-        f"{rows['overall'].recall:.2f} (target {OVERALL_TARGET})"
+        f"{overall:.3f} (target {OVERALL_TARGET}: {'met' if overall >= OVERALL_TARGET else 'missed'})"
     ]
     if short:
         lines.append(f"kinds below {KIND_TARGET}: " + ", ".join(short))

@@ -6,13 +6,11 @@ that drops a word the dictionary knows is never applied by itself."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.suggesting import LEADS_BY, Better, leading, misspelt
-from storage.paper_keys import arxiv_id
 from storage.search_text import MAX_QUERY_CHARS, known_word, read_dictionary
-from storage.suggestions import build_vocabulary
 
 # What people type, and what breaks naive code: CJK runs, emoji, combining marks,
 # zero-width and control characters (NUL included), hyphens and quotes.
@@ -67,20 +65,6 @@ def test_a_correction_dropping_a_dictionary_word_is_not_applied_by_itself(
 )
 def test_misspellings_are_told_from_real_words(typed: str, correction: str, applied: bool) -> None:
     assert misspelt(typed, correction) is applied
-
-
-@settings(max_examples=300)
-@given(typed=TYPED, name=st.sampled_from(["ENEAS", "X-Planner", "GAPO"]))
-def test_a_paper_named_in_any_search_keeps_every_other_word(typed: str, name: str) -> None:
-    assume(not any(arxiv_id(word) for word in typed.split()))  # a paper named too
-    vocabulary = build_vocabulary([(name, None)], [])
-    filtered = vocabulary.within_paper(f"{typed} {name}")
-    if not typed.split():
-        assert filtered == f"paper:{name}"  # nothing else asked: all its claims
-        return
-    assert filtered is not None and filtered.endswith(f"paper:{name}")
-    if name.casefold() not in typed.casefold():
-        assert filtered.split()[:-1] == typed.split()  # every other word, in its order
 
 
 @pytest.mark.parametrize(

@@ -54,10 +54,11 @@ async def test_a_chinese_word_mistyped_by_sound_is_corrected(bot: Bot) -> None:
 
 
 async def test_a_paper_named_among_the_words_searches_within_it(bot: Bot) -> None:
-    # ENEAS's claims about its latency (延迟) seldom name ENEAS itself.
+    # ENEAS's claims about its latency (延迟) seldom name ENEAS itself: they come first.
     _, reply = await bot.command("/claims ENEAS 延迟")
     text = as_text(reply)
-    assert text.startswith("Showing results for *延迟 paper:ENEAS* — no match for “ENEAS 延迟”.")
+    assert "The claims of *ENEAS* come first: the search names it." in text, text
+    assert not text.startswith("Showing results for")
     hits = re.findall(r"`([^`#]+)#\d+`", text)
     assert hits and set(hits) == {"ENEAS"}
 
@@ -187,9 +188,10 @@ async def test_a_search_finding_little_through_a_rare_typo_offers_the_common_wor
 
 @pytest.mark.parametrize("typed", ["2609.35259", "https://arxiv.org/abs/2609.35259v1"])
 async def test_an_arxiv_id_or_link_alone_shows_that_papers_claims(bot: Bot, typed: str) -> None:
-    # No claim's text holds the ID: the search is for the paper's claims instead.
+    # No claim's text holds the ID: the paper's claims are listed as it names them.
     _, reply = await bot.command(f"/claims {typed}")
     text = as_text(reply)
-    assert text.startswith(f"Showing results for *paper:2609.35259* — no match for “{typed}”.")
+    assert text.startswith(f"3 claims match “{typed}”"), text
+    assert "come first: the search names it." in text
     hits = re.findall(r"`(2609\.35259#a\d+)`", text)
     assert hits and set(hits) == {"2609.35259#a1", "2609.35259#a2", "2609.35259#a3"}, text

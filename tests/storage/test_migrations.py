@@ -253,3 +253,34 @@ def downgrade_to(connection: Connection, revision: str) -> None:
     config.set_main_option("script_location", str(db.MIGRATIONS))
     config.attributes["connection"] = connection
     command.downgrade(config, revision)
+
+
+async def test_name_keys_are_recomputed_hyphens_aside_and_from_coined_titles(
+    database_url: URL,
+) -> None:
+    """A store at 0009 keys names as written (`x-planner`) and nameless papers not at all;
+    0010 keys them as lookups do now, so `xplanner` and `OneStreamer` name their papers."""
+    async with db.open_engine(database_url) as engine:
+        await db.upgrade(engine)
+        report = await ingest(db.session_factory(engine), [SEEDS])
+        assert not report.errors
+        as_ingested = await name_keys(engine)
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0009")
+            await connection.execute(
+                text("UPDATE papers SET name_key = lower(name)")  # 0009's keys of these names
+            )
+        assert await name_keys(engine) != as_ingested
+
+        await db.upgrade(engine)
+
+        assert await name_keys(engine) == as_ingested
+        async with db.session_factory(engine)() as session:
+            for typed in ("xplanner", "OneStreamer"):
+                assert (await lookup_paper(session, typed)).how == "name"
+
+
+async def name_keys(engine: AsyncEngine) -> list[tuple[int, str | None]]:
+    async with engine.connect() as connection:
+        rows = await connection.execute(text("SELECT id, name_key FROM papers ORDER BY id"))
+        return [(row[0], row[1]) for row in rows]

@@ -459,7 +459,12 @@ async def test_hyphenated_names_are_found_joined_and_apart(
     found = await lookup_paper(seeded, typed)
     assert any("X-Planner" in (p.title or "") + (p.name or "") for p in found.papers), found
     page = await search_claims(seeded, typed)
-    assert page.hits and all("X-Planner" in contains_text(h) for h in page.hits)
+    own = [h for h in page.hits if h.paper.name == "X-Planner"]
+    assert own and all(h in own or "X-Planner" in contains_text(h) for h in page.hits)
+    if " " not in typed:  # one word that names the paper: its claims come first
+        assert [p.name for p in page.first] == ["X-Planner"]
+        assert page.hits[: len(own)] == own
+        assert [h.number for h in own] == list(range(1, len(own) + 1))
     assert {w for h in page.hits for w in marked(h)} <= {"X-Planner", "X", "Planner"}
 
 

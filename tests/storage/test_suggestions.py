@@ -170,23 +170,3 @@ async def test_the_vocabulary_is_rebuilt_after_an_ingest(
                 break
             await asyncio.sleep(0.05)
         assert after.display["quokkaformer"] == "QuokkaFormer"
-
-
-def test_a_paper_named_among_the_words_becomes_the_filter_of_the_rest() -> None:
-    vocabulary = build_vocabulary([("ENEAS", None), ("Sparse Mixer", None)], [])
-    assert vocabulary.within_paper("Sparse Mixer latency") is None  # names of one word only
-    assert vocabulary.within_paper("ENEAS 延迟") == "延迟 paper:ENEAS"
-    assert vocabulary.within_paper("latency, eneas") == "latency, paper:ENEAS"
-    assert vocabulary.within_paper("ENEAS") == "paper:ENEAS"  # all its claims
-    # A paper named by its arXiv ID or link, whether the store holds it or not (the
-    # search then says there is no such paper, and the correction is not offered).
-    assert vocabulary.within_paper("2610.05902") == "paper:2610.05902"
-    link = "https://arxiv.org/abs/2610.05902v2"
-    assert vocabulary.within_paper(f"speedup {link}") == "speedup paper:2610.05902"
-    assert vocabulary.within_paper("GAPO latency") is None  # no such paper
-    text = "延迟 paper:GAPO ENEAS"
-    assert vocabulary.within_paper(text, keep=filter_spans(text)) is None  # one filter only
-    text = "ENEAS since:2026-01-01 延迟"
-    assert vocabulary.within_paper(text, keep=filter_spans(text)) == (
-        "since:2026-01-01 延迟 paper:ENEAS"
-    )

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from alembic import op
 
 from storage.search_reindex import recompute_paper_keys, recompute_search_text
-from storage.search_text import index_text, normalise
+from storage.search_text import index_text
 
 revision: str = "0009"
 down_revision: str | None = "0008"
@@ -31,7 +31,7 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     recompute_search_text(op.get_bind(), index_text)
-    recompute_paper_keys(op.get_bind(), normalise)
+    recompute_paper_keys(op.get_bind())
 
 
 def downgrade() -> None:
