@@ -21,6 +21,7 @@ from sqlalchemy import TextClause, bindparam, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage import digest_dates
 from storage.dialect import backend
 from storage.search_text import Query, SearchTooCostly, Term
 
@@ -155,12 +156,9 @@ def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, 
     if where.paper_ids is not None:
         sql += f" AND {claim}.paper_id IN :paper_ids"
         params["paper_ids"] = list(where.paper_ids)
-    if where.since is not None:
-        sql += f" AND {paper}.digest_date >= :since"
-        params["since"] = where.since
-    if where.until is not None:
-        sql += f" AND {paper}.digest_date <= :until"
-        params["until"] = where.until
+    dates, bounds = digest_dates.within_sql(paper, where.since, where.until)
+    sql += dates
+    params |= bounds
     if where.without_papers:
         sql += f" AND {claim}.paper_id NOT IN :without_papers"
         params["without_papers"] = list(where.without_papers)

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from sqlalchemy import func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import vectors
+from storage import digest_dates, vectors
 from storage.dense import DenseSearch
 from storage.dialect import backend
 from storage.fulltext import ClaimFilter, Ranked, search_budget
@@ -247,11 +247,7 @@ async def _in_dates(session: AsyncSession, where: ClaimFilter) -> int:
     its claims; PostgreSQL would rather merge all the claims' paper ids with the papers of
     the range (7 ms against 1.5 ms for a wide range at 10,000 papers), so there the claims
     are a lateral subquery it cannot merge (`OFFSET 0`)."""
-    dates = []
-    if where.since is not None:
-        dates.append(Paper.digest_date >= where.since)
-    if where.until is not None:
-        dates.append(Paper.digest_date <= where.until)
+    dates = digest_dates.within(where.since, where.until)
     if backend(session) == "postgresql":
         ranged = select(Paper.id.label("paper_id")).where(*dates).subquery()
         claims = select(Claim.id).where(Claim.paper_id == ranged.c.paper_id).offset(0).lateral()

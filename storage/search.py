@@ -15,7 +15,15 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import authors, fulltext, hybrid, lookup_keys, paper_keys, search_text
+from storage import (
+    authors,
+    digest_dates,
+    fulltext,
+    hybrid,
+    lookup_keys,
+    paper_keys,
+    search_text,
+)
 from storage.dense import DenseSearch
 from storage.models import CLAIM_FROM_ABSTRACT, CLAIM_FROM_REVIEW, Claim, Paper
 from storage.search_text import BadQuery, Query, highlight_spans, parse_query
@@ -516,10 +524,7 @@ async def _claims_without_words(
     statement = select(Claim.id).join(Paper, Paper.id == Claim.paper_id)
     if where.paper_ids is not None:
         statement = statement.where(Claim.paper_id.in_(where.paper_ids))
-    if where.since is not None:
-        statement = statement.where(Paper.digest_date >= where.since)
-    if where.until is not None:
-        statement = statement.where(Paper.digest_date <= where.until)
+    statement = statement.where(*digest_dates.within(where.since, where.until))
     statement = statement.order_by(
         Paper.digest_date.desc(), Claim.paper_id.desc(), Claim.source.desc(), Claim.number
     )

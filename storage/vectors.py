@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from sqlalchemy import ColumnElement, Select, and_, delete, func, insert, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage import digest_dates
 from storage.dialect import backend, id_in
 from storage.embedders import Embedder
 from storage.models import VECTOR_OF_CLAIM, VECTOR_OF_PAPER, Claim, ItemVector, Paper
@@ -304,10 +305,7 @@ async def claim_vectors_where(
         query = query.where(id_in(session, ItemVector.item_id, ids))
     if paper_ids is not None:
         query = query.where(ItemVector.paper_id.in_(list(paper_ids)))
-    if since is not None:
-        query = query.where(Paper.digest_date >= since)
-    if until is not None:
-        query = query.where(Paper.digest_date <= until)
+    query = query.where(*digest_dates.within(since, until))
     rows = (await session.execute(query.limit(limit))).all()
     return [row[0] for row in rows], from_bytes([row[1] for row in rows], embedder.dim)
 
@@ -318,19 +316,14 @@ async def _sqlite_claim_vectors_dated(
     """A date range's claim vectors on SQLite, read from the range's papers (`CROSS JOIN`
     keeps that order): SQLite would rather read every claim vector and look up its paper's
     date (150 ms for a day's 1,200 claims at 10,000 papers, against 3 ms)."""
-    dates = ""
+    dates, bounds = digest_dates.within_sql("p", since, until)
     params: dict[str, Any] = {
         "kind": VECTOR_OF_CLAIM,
         "model": embedder.name,
         "version": stored_version(embedder),
         "limit": limit,
+        **bounds,
     }
-    if since is not None:
-        dates += " AND p.digest_date >= :since"
-        params["since"] = since
-    if until is not None:
-        dates += " AND p.digest_date <= :until"
-        params["until"] = until
     rows = await session.execute(
         text(
             "SELECT v.item_id, v.vector FROM papers p CROSS JOIN item_vectors v"
