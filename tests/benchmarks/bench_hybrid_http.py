@@ -51,6 +51,7 @@ class Run:
     first_ms: float = 0.0  # the first command after that start
     first_answer: str = ""
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    timed: list[tuple[float, str]] = field(default_factory=list)  # (ms, command), all of them
     rss_mb: float = 0.0
     index_mb: float = 0.0  # the saved index files
 
@@ -112,7 +113,10 @@ async def bench_store(
                     status, took, _ = await command(http, base, responses, line)
                     if status == 200:
                         run.latencies.setdefault(kind, []).append(took * 1000)
+                        run.timed.append((took * 1000, line))
             run.rss_mb = rss_mb(child.pid)
+            for took, line in sorted(run.timed, reverse=True)[:8]:  # where the tail comes from
+                print(f"{run.store}: {took:7.1f} ms  {line}", file=sys.stderr)
         finally:
             child.terminate()
             child.wait(60)
