@@ -367,9 +367,10 @@ def verdict(store: Store, baseline: dict[str, Any] | None) -> str:
     worse = exact_then is not None and rows[KINDS["exact"]].recall < exact_then - 0.005
     met = rows["overall"].recall >= OVERALL_TARGET and not short and not worse
     overall = rows["overall"].recall
+    reached = "met" if overall >= OVERALL_TARGET else "missed"
     lines = [
         f"Targets {'met' if met else 'not met'} on {store.label}: recall overall "
-        f"{overall:.3f} (target {OVERALL_TARGET}: {'met' if overall >= OVERALL_TARGET else 'missed'})"
+        f"{overall:.3f} (target {OVERALL_TARGET}: {reached})"
     ]
     if short:
         lines.append(f"kinds below {KIND_TARGET}: " + ", ".join(short))
