@@ -9,6 +9,11 @@ the other. The match stays lexical and offline: the dictionary is the CC-CEDICT 
 seconds; the maps are kept in a cache file (`PAPERBOT_INDEX_DIR`) that loads in a tenth of
 one, named by everything they are made from, so new data or code reads the data again.
 
+CC-CEDICT is a general dictionary: `延迟` is "to delay", never "latency". A glossary of
+machine-learning terms as Chinese papers write them (storage/data/ml_glossary.tsv) is read
+first, so its senses come before the everyday ones: `latency` finds `延迟` and `时延`, and
+`消融` (which CC-CEDICT lacks) finds `ablation`.
+
 The senses kept are short (at most three words) and plain: explanations in brackets,
 cross-references ("variant of", "see …"), measure words and surnames are left out. Keys are
 what the tokenizer makes of them (storage/search_text.py passes its own functions in), so
@@ -35,6 +40,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 PER_WORD = 3  # translations of one word, best first
@@ -45,6 +51,7 @@ LONGEST_HEADWORD = 8  # characters; longer dictionary entries are idioms and nam
 LONGEST_SENSE = 3  # English words in a sense kept
 _LONGEST_SENSE_CHARS = 60  # a sense of three words, with an explanation in brackets
 _DATA = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
+GLOSSARY = Path(__file__).with_name("data") / "ml_glossary.tsv"
 log = logging.getLogger(__name__)
 
 _LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
@@ -182,7 +189,7 @@ def cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -
         return _read(path, fold, key)
     folder, made_by = cache
     name = hashlib.sha256(
-        b"\0".join([made_by, Path(__file__).read_bytes(), path.read_bytes()])
+        b"\0".join([made_by, Path(__file__).read_bytes(), GLOSSARY.read_bytes(), path.read_bytes()])
         + f"{marshal.version}".encode()
     ).hexdigest()[:20]
     file = folder / f"bilingual-{name}.marshal"
@@ -221,6 +228,17 @@ def _entries(path: Path) -> Iterator[tuple[str, bool, list[str], str]]:
             yield simplified, pinyin[:1].isupper(), senses.split("/"), sound
 
 
+def _glossary_entries(path: Path) -> Iterator[tuple[str, bool, list[str], str]]:
+    """The glossary's words as entries like CC-CEDICT's: (word, not a name, its English
+    term, no sound: the glossary is no source of homophones)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            english, *words = line.split("\t")
+            for word in words:
+                if HAN.fullmatch(word) and len(word) <= LONGEST_HEADWORD:
+                    yield word, False, [english], ""
+
+
 def plain_senses(sense: str) -> list[str]:
     """A sense's parts (`to reduce; to lower`) as short plain phrases (`reduce`, `lower`);
     explanations and cross-references give none."""
@@ -248,8 +266,11 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
     keys: dict[str, str] = {}  # senses repeat: each is keyed once
     sounds: dict[str, list[str]] = {}
     readings: dict[str, list[str]] = {}
-    for raw, name, senses, sound in _entries(path):
+    headwords: set[str] = set()  # CC-CEDICT's own
+    for raw, name, senses, sound in chain(_glossary_entries(GLOSSARY), _entries(path)):
         word = fold(raw)
+        if sound:  # an entry of CC-CEDICT's, not the glossary's
+            headwords.add(word)
         if not name and len(sound.split()) == len(word):  # one syllable a character
             if len(word) == 1:
                 readings.setdefault(word, []).append(sound)
@@ -273,6 +294,10 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
                     if keyed is None:
                         keyed = keys[plain] = key(plain)
                     chinese.setdefault(keyed, []).append((place, word))
+    # A longer glossary word CC-CEDICT lacks is found by its English term, but cuts no
+    # Chinese query: as a word of its own, `吞吐量` would no longer find `吞吐`.
+    for word in [w for w in english if len(w) > 2 and w not in headwords]:
+        del english[word]
     # Which words first: the everyday ones, whose sense is among their first. How everyday
     # a word is: how many headwords are built from it (`模型` in `数学模型`), divided by the
     # place of the sense in its entry (1 for the first).

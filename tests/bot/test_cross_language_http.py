@@ -36,5 +36,17 @@ async def test_a_chinese_query_finds_an_abstract_finding_by_its_translation(bot:
     status, reply = await bot.command("/claims 策略内数据")
     assert status == 200
     text = as_text(reply)
-    assert "`2609.35259#a3`" in text and "On-policy" in text, text
+    # The English is marked too: policy and data are 策略 and 数据 in English.
+    assert "`2609.35259#a3`" in text and "On-*policy* *data*" in text, text
     assert "\n中文摘要：然而，在两种 KL 方向下，*策略内数据*仍然提高了" in text, text
+
+
+async def test_an_english_term_finds_chinese_claims_through_the_glossary(bot: Bot) -> None:
+    # ENEAS#5 and ENEAS#7 quote tables: only their Chinese says latency (延迟), which
+    # CC-CEDICT gives as "to delay" alone.
+    status, reply = await bot.command("/claims latency")
+    assert status == 200
+    text = as_text(reply)
+    for address in ("ENEAS#5", "ENEAS#7"):
+        hit = text[text.index(f"`{address}`") :].split("\n\n")[0]
+        assert "*延迟*" in hit and "latency" not in hit.lower(), hit
