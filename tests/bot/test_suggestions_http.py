@@ -31,8 +31,9 @@ async def test_a_mistyped_claim_word_with_one_correction_shows_its_claims(bot: B
     _, reply = await bot.command("/claims latncy")
     text = as_text(reply)
     assert text.startswith("Showing results for *latency* — no match for “latncy”.")
-    # Six say "latency"; the seventh is near in meaning (the tests' stand-in embedder).
-    assert "7 claims match “latency” · 1–7" in text
+    # Six say "latency", two more 延迟 (the glossary's latency); the ninth is near in
+    # meaning (the tests' stand-in embedder).
+    assert "9 claims match “latency” · 1–9" in text
     assert "*latency*" in text  # the hits, highlighted
     assert text.count("_similar meaning_") == 1
 

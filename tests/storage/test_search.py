@@ -88,13 +88,18 @@ async def test_auroc_finds_the_rlcd_claims_with_0_886_among_them(seeded: AsyncSe
     assert marked and all(word.lower() == "auroc" for word in marked)
 
 
-@pytest.mark.parametrize(("word", "count"), [("延迟", 7), ("召回", 1)])
-async def test_two_character_chinese_words(seeded: AsyncSession, word: str, count: int) -> None:
+@pytest.mark.parametrize(
+    ("word", "count", "english"), [("延迟", 7, "latency"), ("召回", 1, "recall")]
+)
+async def test_two_character_chinese_words(
+    seeded: AsyncSession, word: str, count: int, english: str
+) -> None:
     page = await search_claims(seeded, word)
     reviewed = [hit for hit in page.hits if hit.source == "review"]
-    assert len(reviewed) == count
-    assert all(word in hit.text_zh for hit in reviewed)
-    assert all(hit.text_zh[a:b] == word for hit in reviewed for a, b in hit.zh_spans)
+    holding = [hit for hit in reviewed if word in hit.text_zh]
+    assert len(holding) == count and reviewed[:count] == holding  # the word as typed first
+    assert all(english in hit.quote_en.lower() for hit in reviewed[count:])  # then its English
+    assert all(hit.text_zh[a:b] == word for hit in holding for a, b in hit.zh_spans)
 
 
 @pytest.mark.parametrize("typed", ["0.886", "AUROC 0.971", '"median AUROC"', "auroc 0.886"])
