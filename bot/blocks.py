@@ -423,7 +423,8 @@ def claim_page(typed: str, page: ClaimPage) -> Message:
     blocks += search_notes(page.notes)
     if page.first:
         named = " and ".join(f"*{clip_escaped(ref.label, 100)}*" for ref in page.first[:3])
-        blocks.append(context(f"The claims of {named} come first: the search names it."))
+        them = "them" if len(page.first) > 1 else "it"
+        blocks.append(context(f"The claims of {named} come first: the search names {them}."))
     blocks += [claim_hit(hit) for hit in page.hits]
     if page.has_next:
         blocks.append(next_page_button(ids.NEXT_PAGE, typed, page.page))

@@ -462,10 +462,8 @@ def _identity_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> 
 
 def _search_columns(values: Mapping[str, Any]) -> dict[str, str | None]:
     """The normalised lookup keys and the search text of a paper's values."""
-    title, name = values.get("title"), values.get("name")
     return {
-        "title_key": lookup_keys.title_key(title) if title else None,
-        "name_key": lookup_keys.paper_name_key(name, title),
+        **lookup_keys.stored_keys(values.get("name"), values.get("title")),
         "search_head": index_text(*(values.get(f) for f in SEARCH_HEAD)),
         "search_body": index_text(*(values.get(f) for f in SEARCH_BODY)),
     }

@@ -34,6 +34,14 @@ def name_key(name: str) -> str:
     return _NAME_GAPS.sub("", normalise(name))
 
 
+def stored_keys(name: str | None, title: str | None) -> dict[str, str | None]:
+    """The lookup keys stored for a paper (its `title_key` and `name_key` columns)."""
+    return {
+        "title_key": title_key(title) if title else None,
+        "name_key": paper_name_key(name, title),
+    }
+
+
 def paper_name_key(name: str | None, title: str | None) -> str | None:
     """The name key stored for a paper: of its name, or else of its title's coined word."""
     called = name or title_name(title)

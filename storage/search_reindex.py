@@ -70,10 +70,7 @@ def recompute_paper_keys(bind: sa.Connection) -> None:
         bind,
         papers,
         PAPERS_PER_BATCH,
-        lambda row: {
-            "title_key": lookup_keys.title_key(row["title"]) if row["title"] else None,
-            "name_key": lookup_keys.paper_name_key(row["name"], row["title"]),
-        },
+        lambda row: lookup_keys.stored_keys(row["name"], row["title"]),
         columns=["title_key", "name_key"],
     )
 

@@ -151,6 +151,12 @@ async def test_the_search_migration_indexes_rows_stored_before_it(database_url: 
     assert tuple(paper) == ("gapo", "gapo")
 
 
+async def upgraded_with_seeds(engine: AsyncEngine) -> None:
+    await db.upgrade(engine)
+    report = await ingest(db.session_factory(engine), [SEEDS])
+    assert not report.errors
+
+
 def upgrade_to(connection: Connection, revision: str) -> None:
     config = Config()
     config.set_main_option("script_location", str(db.MIGRATIONS))
@@ -166,9 +172,7 @@ async def test_word_forms_reindex_a_store_written_before_them(
     monkeypatch.setattr(search_reindex, "PAPERS_PER_BATCH", 7)  # the seeds: several batches
     monkeypatch.setattr(search_reindex, "CLAIMS_PER_BATCH", 10)
     async with db.open_engine(database_url) as engine:
-        await db.upgrade(engine)
-        report = await ingest(db.session_factory(engine), [SEEDS])
-        assert not report.errors
+        await upgraded_with_seeds(engine)
         as_ingested = await search_columns(engine)
         async with engine.begin() as connection:
             await connection.run_sync(downgrade_to, "0005")  # the text 0005's ingest wrote
@@ -200,9 +204,7 @@ async def test_chinese_variants_reindex_a_store_written_before_them(
     monkeypatch.setattr(search_reindex, "PAPERS_PER_BATCH", 7)
     monkeypatch.setattr(search_reindex, "CLAIMS_PER_BATCH", 10)
     async with db.open_engine(database_url) as engine:
-        await db.upgrade(engine)
-        report = await ingest(db.session_factory(engine), [SEEDS])
-        assert not report.errors
+        await upgraded_with_seeds(engine)
         async with engine.begin() as connection:
             await connection.run_sync(downgrade_to, "0008")
             # What ingest wrote before folding: the characters as written.
@@ -261,9 +263,7 @@ async def test_name_keys_are_recomputed_hyphens_aside_and_from_coined_titles(
     """A store at 0009 keys names as written (`x-planner`) and nameless papers not at all;
     0010 keys them as lookups do now, so `xplanner` and `OneStreamer` name their papers."""
     async with db.open_engine(database_url) as engine:
-        await db.upgrade(engine)
-        report = await ingest(db.session_factory(engine), [SEEDS])
-        assert not report.errors
+        await upgraded_with_seeds(engine)
         as_ingested = await name_keys(engine)
         async with engine.begin() as connection:
             await connection.run_sync(downgrade_to, "0009")
