@@ -206,8 +206,7 @@ class DenseSearch:
                     )
                 if not ids:
                     break
-                await asyncio.to_thread(self.index(kind).add, ids, matrix)
-                self._unsaved += len(ids)
+                self._unsaved += await asyncio.to_thread(self.index(kind).add, ids, matrix)
                 after = ids[-1]
         self.watermark = started
 

@@ -54,6 +54,12 @@ async def test_a_restart_loads_the_saved_index_and_catches_up(
         assert await again.restore()  # no build: searchable at once
         assert again.ready and (len(again.claims), len(again.papers)) == counts
 
+        # Every vector was embedded within the catch-up's margin, so it reads them all
+        # again: it stores none of them a second time, and saves nothing.
+        saved = files.manifest.read_text(encoding="utf-8")
+        await again.load(sessions)
+        assert files.manifest.read_text(encoding="utf-8") == saved
+
         # A claim re-embedded after the save (by another process, say) is caught up with.
         async with sessions() as session:
             claim_id = (

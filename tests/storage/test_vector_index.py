@@ -26,3 +26,20 @@ def test_re_added_items_keep_only_their_new_vector() -> None:
     for item in (0, 250, len(ids) - 1):
         (found, similarity), *_ = index.search(newer[item], 1)
         assert found == item and similarity > 0.99
+
+
+def test_items_added_again_unchanged_are_left_alone() -> None:
+    index = VectorIndex(DIM)
+    ids = list(range(500))
+    vectors = unit_vectors(len(ids), seed=1)
+    assert index.add(ids, vectors) == len(ids)
+    # As the table gives them back: float16, and not necessarily of unit length.
+    assert index.add(ids, 3 * vectors.astype(np.float16).astype(np.float32)) == 0
+    newer = vectors.copy()
+    newer[:10] = unit_vectors(10, seed=2)
+    assert index.add(ids, newer) == 10  # only the re-embedded ones
+    assert index.add([*ids, 1000], np.vstack([newer, unit_vectors(1, seed=3)])) == 1
+    assert len(index) == len(ids) + 1
+    for item in (0, 9, 10, 499):
+        (found, similarity), *_ = index.search(newer[item], 1)
+        assert found == item and similarity > 0.99
