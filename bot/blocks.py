@@ -425,10 +425,18 @@ def claim_page(typed: str, page: ClaimPage) -> Message:
         named = " and ".join(f"*{clip_escaped(ref.label, 100)}*" for ref in page.first[:3])
         them = "them" if len(page.first) > 1 else "it"
         blocks.append(context(f"The claims of {named} come first: the search names {them}."))
+    if page.all_but_one:
+        blocks.append(context(all_but_one_line(page.matching_words)))
     blocks += [claim_hit(hit) for hit in page.hits]
     if page.has_next:
         blocks.append(next_page_button(ids.NEXT_PAGE, typed, page.page))
     return _finish(f"{count} {verb} “{typed}”", blocks)
+
+
+def all_but_one_line(matching: int) -> str:
+    """What the claims marked "all but one word" are, after the `matching` that hold all."""
+    held = "No claim holds" if not matching else f"{matching:,} claim{'s' * (matching > 1)} hold"
+    return f"{held} every word; those marked _all but one word_ hold all of them but one."
 
 
 # --- did you mean ----------------------------------------------------------------------

@@ -29,7 +29,7 @@ class Better(NamedTuple):
 
 class Found(Protocol):
     @property
-    def total(self) -> int: ...
+    def matching_words(self) -> int: ...
 
 
 async def better_searches(
@@ -42,8 +42,9 @@ async def better_searches(
     keep: Sequence[tuple[int, int]] = (),
     names_first: bool = False,
 ) -> list[Better]:
-    """Corrections of `typed` that `search` finds more results for than its `found`, best
-    first; none without a `suggester` (no vocabulary yet, or a later page)."""
+    """Corrections of `typed` whose words `search` finds more results for than its `found`
+    (all the words: claims holding all but one do not count), best first; none without a
+    `suggester` (no vocabulary yet, or a later page)."""
     if suggester is None or found >= SUGGEST_BELOW:
         return []
     vocabulary = await suggester.vocabulary(sessions)
@@ -55,7 +56,7 @@ async def better_searches(
     better = []
     for text in texts:
         try:
-            total = (await search(text)).total
+            total = (await search(text)).matching_words
         except BadQuery:
             continue
         if total > found:

@@ -85,8 +85,15 @@ def _fts5_term(term: Term) -> str:
     return phrases[0] if len(phrases) == 1 else f"({' OR '.join(phrases)})"
 
 
+def _fts5_all(terms: tuple[Term, ...]) -> str:
+    return " AND ".join(_fts5_term(term) for term in terms)
+
+
 def _fts5(query: Query) -> str:
-    match = " AND ".join(_fts5_term(term) for term in query.terms)
+    match = _fts5_all(query.terms)
+    if query.all_but_one:
+        one_left_out = (query.terms[:i] + query.terms[i + 1 :] for i in range(len(query.terms)))
+        match = f"({' OR '.join(f'({_fts5_all(terms)})' for terms in one_left_out)}) NOT ({match})"
     if query.excluded:  # FTS5's binary NOT: what matches the left and not the right
         match = f"({match}) NOT ({' OR '.join(_fts5_term(term) for term in query.excluded)})"
     return match
@@ -109,8 +116,16 @@ def _tsquery_term(term: Term) -> str:
     return phrases[0] if len(phrases) == 1 else f"({' | '.join(phrases)})"
 
 
+def _tsquery_all(terms: tuple[Term, ...]) -> str:
+    return " & ".join(_tsquery_term(term) for term in terms)
+
+
 def _tsquery(query: Query, terms: tuple[Term, ...] | None = None) -> str:
-    match = " & ".join(_tsquery_term(term) for term in (query.terms if terms is None else terms))
+    terms = query.terms if terms is None else terms
+    match = _tsquery_all(terms)
+    if query.all_but_one:
+        one_left_out = (terms[:i] + terms[i + 1 :] for i in range(len(terms)))
+        match = f"({' | '.join(f'({_tsquery_all(t)})' for t in one_left_out)}) & !({match})"
     if query.excluded:
         match = f"({match}) & !({' | '.join(_tsquery_term(term) for term in query.excluded)})"
     return match
@@ -128,6 +143,8 @@ def _claims_tsquery(query: Query) -> str:
     another's holds wherever that other does, so leaving it out finds the same claims;
     claims are scored from the query's terms, not from this (papers are ranked by
     `ts_rank` over theirs, so theirs keep every term)."""
+    if query.all_but_one:  # each term is left out in turn: none may go for good
+        return _tsquery(query)
     alternatives = [frozenset(_tsquery_phrases(term)) for term in query.terms]
     kept = tuple(
         term
@@ -148,6 +165,7 @@ class ClaimFilter:
     until: date | None = None
     # Papers whose claims are left out (their name holds an excluded word: `-Enoki`).
     without_papers: tuple[int, ...] = ()
+    without_claims: tuple[int, ...] = ()  # claims already shown by an earlier part
 
 
 def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, dict[str, Any]]:
@@ -162,12 +180,15 @@ def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, 
     if where.without_papers:
         sql += f" AND {claim}.paper_id NOT IN :without_papers"
         params["without_papers"] = list(where.without_papers)
+    if where.without_claims:
+        sql += f" AND {claim}.id NOT IN :without_claims"
+        params["without_claims"] = list(where.without_claims)
     return sql, params
 
 
 def _bind(sql: str, params: dict[str, Any]) -> TextClause:
     statement = text(sql)
-    for name in ("paper_ids", "without_papers"):
+    for name in ("paper_ids", "without_papers", "without_claims"):
         if name in params:
             statement = statement.bindparams(bindparam(name, expanding=True))
     return statement
@@ -411,6 +432,9 @@ async def _sqlite_newest(
     if where.without_papers:
         params["without_papers"] = list(where.without_papers)
         sql += " AND rowid NOT IN (SELECT id FROM claims WHERE paper_id IN :without_papers)"
+    if where.without_claims:
+        params["without_claims"] = list(where.without_claims)
+        sql += " AND rowid NOT IN :without_claims"
     return sql + " ORDER BY rowid DESC LIMIT :window"
 
 

@@ -35,6 +35,7 @@ RANK_WINDOW = 1000
 # The most time the database may spend on one search; past it the user is asked for a
 # narrower one (a backstop: the query's own limits keep ordinary searches far below it).
 SEARCH_BUDGET_SECONDS = 0.8
+ALL_BUT_ONE_WORD = "all but one word"  # why a claim is listed, beside hybrid's reasons
 
 _ADDRESS = re.compile(r"(.+?)\s*#\s*(a?)(\d{1,4})", re.IGNORECASE)
 _FILTER = re.compile(r'\b(paper|since|until):("[^"]*"|“[^”]*”|\S+)', re.IGNORECASE)
@@ -146,6 +147,7 @@ class ClaimPage:
     total: int = 0  # matches in all, counted up to RANK_WINDOW
     by_meaning_only: int = 0  # how many of `total` only search by meaning finds
     first: list[PaperRef] = field(default_factory=list)  # named by a word: claims first
+    all_but_one: int = 0  # how many of `total` hold all the words but one (the last ones)
 
     @property
     def capped(self) -> bool:
@@ -155,7 +157,7 @@ class ClaimPage:
     @property
     def matching_words(self) -> int:
         """How many match the words as typed (their forms and translations included)."""
-        return self.total - self.by_meaning_only
+        return self.total - self.by_meaning_only - self.all_but_one
 
 
 _REF_COLUMNS = (
@@ -344,7 +346,8 @@ async def search_claims(
     """One page of `/claims` results, 10 a page, in a stable order; fused with search by
     meaning when `dense` is given and ready. A word that names a paper (its name, arXiv
     ID or link) puts that paper's claims first, matched by the other words: a claim seldom
-    names its own paper. The other papers' claims that hold all the words follow."""
+    names its own paper. The other papers' claims that hold all the words follow. When
+    fewer than a page match, the claims holding all the words but one follow them."""
     search = parse_claim_search(text)
     await read_dictionary()
     query = parse_query(search.words)
@@ -378,6 +381,16 @@ async def search_claims(
     first = await _named_paper(session, search.words) if paper_ids is None else None
     if first is None:
         ranking = await _ranking(session, search.words, query, where, dense, offset, limit)
+        if query.relaxable and ranking.total < PAGE_SIZE:
+            # Few claims hold every word or mean the same: those holding all but one
+            # follow, which is how a reader's wording most often differs from a claim's.
+            shown = tuple(i for i, why in ranking.why.items() if why == hybrid.SIMILAR_MEANING)
+            partial = await _ranking(
+                session, search.words, replace(query, all_but_one=True),
+                replace(where, without_claims=shown), None,
+                max(offset - ranking.total, 0), max(limit - len(ranking.ids), 1),
+            )  # fmt: skip
+            ranking = ranking.followed_by(partial.all_marked(ALL_BUT_ONE_WORD), limit)
     else:
         # The named paper's claims by the other words (and their meaning), then the other
         # papers' claims that mention it with them: a name has no meaning to search by.
@@ -402,6 +415,7 @@ async def search_claims(
         total,
         ranking.by_meaning_only,
         first.papers if first else [],
+        ranking.all_but_one,
     )
 
 
@@ -413,6 +427,7 @@ class _Ranking:
     total: int
     why: dict[int, str] = field(default_factory=dict)  # "similar meaning" and the like
     by_meaning_only: int = 0
+    all_but_one: int = 0  # how many of `total` hold all the words but one
 
     def followed_by(self, then: _Ranking, limit: int) -> _Ranking:
         return _Ranking(
@@ -420,7 +435,12 @@ class _Ranking:
             self.total + then.total,
             self.why | then.why,
             self.by_meaning_only + then.by_meaning_only,
+            self.all_but_one + then.all_but_one,
         )
+
+    def all_marked(self, why: str) -> _Ranking:
+        """These claims, each matched for the same reason, which counts them."""
+        return replace(self, why=dict.fromkeys(self.ids, why), all_but_one=self.total)
 
 
 async def _ranking(

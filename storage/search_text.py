@@ -88,6 +88,7 @@ MAX_QUERY_CHARS = 300
 MAX_QUERY_TERMS = 12
 MAX_PHRASE_TOKENS = 8
 MAX_QUERY_TOKENS = 24
+MAX_RELAXED_TERMS = 4
 
 
 # Traditional characters become their simplified form, one character for one, so that a
@@ -307,6 +308,14 @@ class Query:
     # dictionary word covers (`具身` in `具身智能`). A hit holding them ranks higher, and
     # they are marked; none is required.
     bonus: tuple[Term, ...] = ()
+    # Hits hold every term but one, not all of them: what follows the matches of a search
+    # that found few (storage/search.py).
+    all_but_one: bool = False
+
+    @property
+    def relaxable(self) -> bool:
+        """Short enough to be searched for all its words but one, each left out in turn."""
+        return 2 <= len(self.terms) <= MAX_RELAXED_TERMS and not self.all_but_one
 
     @property
     def widened(self) -> bool:

@@ -3,6 +3,8 @@ says what it left out, and a statement past its time budget ends with a sentence
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import settings as hyp_settings
@@ -18,6 +20,7 @@ from storage.search_text import (
     MAX_QUERY_CHARS,
     MAX_QUERY_TERMS,
     MAX_QUERY_TOKENS,
+    MAX_RELAXED_TERMS,
     BadQuery,
     SearchTooCostly,
     parse_query,
@@ -127,3 +130,19 @@ async def test_hostile_exclusions_search_or_refuse_with_a_sentence(
             await search(seeded, typed)
         except BadQuery as refusal:
             assert str(refusal).endswith(".")
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(SYNTAX)
+def test_searching_all_the_words_but_one_stays_within_a_few_searches(typed: str) -> None:
+    """Each term is left out in turn, and only in a query of a few terms: the search for
+    all the words but one holds each term at most MAX_RELAXED_TERMS times more."""
+    query = parse_query(typed[:MAX_QUERY_CHARS])
+    if not query.relaxable:
+        assert len(query.terms) < 2 or len(query.terms) > MAX_RELAXED_TERMS
+        return
+    relaxed = replace(query, all_but_one=True)
+    assert not relaxed.relaxable  # never relaxed twice
+    for match in (fulltext._fts5, fulltext._tsquery):
+        longest = len(match(query)) + 8 * len(query.terms)  # the punctuation between
+        assert len(match(relaxed)) <= (MAX_RELAXED_TERMS + 1) * longest
