@@ -26,7 +26,8 @@ a phrase of its parts or its joined form, so `x-planner` also finds `xplanner`.
 
 Across languages (queries only; see `parse_query`): once the bilingual dictionary is read
 (storage/bilingual.py), a word is also searched as its translations, and a Chinese run as
-its dictionary words. The stored text holds nothing more for it.
+its dictionary words, and a noun made with a suffix as the word it is made from
+(`稳定性` as `稳定`). The stored text holds nothing more for it.
 """
 
 from __future__ import annotations
@@ -524,6 +525,9 @@ def _translated(
         for part in _words_between(parts, bonus):
             senses = words.english.get(part, ())
             also = tuple(_phrase(_TOKEN.findall(sense)) for sense in senses)
+            root = part[:-1]  # `稳定性` (stability) is found where a claim says `更稳定`
+            if len(root) > 1 and part[-1] in _NOUN_SUFFIXES and root in words.english:
+                also = (_chinese(root), *also)
             terms.append(_with(_chinese(part), also, budget))
         if len(parts) > 1:
             bonus.insert(0, _chinese(run))
@@ -536,6 +540,11 @@ def _translated(
         return []
     also = tuple(_chinese(word) for word in chinese)
     return [_with(Term((token,), runs=(run,)), also, budget)]
+
+
+# Suffixes that make a noun of a Chinese word: -ity, rate, degree (`稳定性`, `成功率`,
+# `相似度`). The word without them says the same thing in a claim's sentence.
+_NOUN_SUFFIXES = frozenset("性率度")
 
 
 def _words_between(parts: list[str], bonus: list[Term]) -> list[str]:

@@ -89,6 +89,25 @@ def test_a_word_finds_its_translation(text: str, typed: str) -> None:
     assert finds(text, typed)
 
 
+@pytest.mark.parametrize(
+    ("text", "typed"),
+    [
+        ("在线校准使训练曲线更稳定", "稳定性"),
+        ("技能库让任务成功提高 12 个百分点", "成功率"),
+        ("两段文本高度相似", "相似度"),
+        ("训练更稳定，收敛更快", "稳定性更好"),
+    ],
+)
+def test_a_noun_made_with_a_suffix_finds_its_word(text: str, typed: str) -> None:
+    assert finds(text, typed)
+    assert marks(text, typed) == [typed[:2]]  # the word the claim holds
+
+
+@pytest.mark.parametrize("typed", ["效率", "中性", "率"])  # no word of two or more is left
+def test_a_suffix_alone_or_after_one_character_is_a_word_of_its_own(typed: str) -> None:
+    assert not any(other.tokens == (typed[:-1],) for other in parse_query(typed).terms[0].also)
+
+
 def test_a_word_as_typed_is_still_required() -> None:
     assert not finds("幻觉检测", "hallucination benchmark")
     assert not finds("hallucination rates", "幻觉检测")
