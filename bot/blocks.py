@@ -314,6 +314,8 @@ def paper_list(query: str, matches: PaperMatches) -> Message:
     verb = "matches" if count.startswith("1 ") else "match"
     blocks: list[Block] = [section(f"{count} {verb} “{clip_escaped(query, 200)}” · {shown}")]
     blocks += search_notes(matches.notes)
+    if matches.all_but_one:
+        blocks.append(context(all_but_one_line(matches.matching_words, "paper")))
     for ref in matches.papers[:15]:
         line = f"*{clip_escaped(ref.label, 200)}*"
         if ref.subtitle and not ref.title:
@@ -426,16 +428,16 @@ def claim_page(typed: str, page: ClaimPage) -> Message:
         them = "them" if len(page.first) > 1 else "it"
         blocks.append(context(f"The claims of {named} come first: the search names {them}."))
     if page.all_but_one:
-        blocks.append(context(all_but_one_line(page.matching_words)))
+        blocks.append(context(all_but_one_line(page.matching_words, "claim")))
     blocks += [claim_hit(hit) for hit in page.hits]
     if page.has_next:
         blocks.append(next_page_button(ids.NEXT_PAGE, typed, page.page))
     return _finish(f"{count} {verb} “{typed}”", blocks)
 
 
-def all_but_one_line(matching: int) -> str:
-    """What the claims marked "all but one word" are, after the `matching` that hold all."""
-    held = "No claim holds" if not matching else f"{matching:,} claim{'s' * (matching > 1)} hold"
+def all_but_one_line(matching: int, what: str) -> str:
+    """What the `what`s marked "all but one word" are, after the `matching` holding all."""
+    held = f"{matching:,} {what}s hold" if matching > 1 else f"{matching or 'No'} {what} holds"
     return f"{held} every word; those marked _all but one word_ hold all of them but one."
 
 

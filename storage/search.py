@@ -78,6 +78,7 @@ class PaperMatches:
     capped: bool = False  # more matched than the search counts: the total is a lower bound
     by_words: int = -1  # how many of `total` match the words (-1: all of them)
     by_meaning_only: int = 0  # how many of `total` only search by meaning finds
+    all_but_one: int = 0  # how many of `total` hold all the words but one (the last ones)
 
     def __post_init__(self) -> None:
         if self.total < 0:
@@ -89,7 +90,7 @@ class PaperMatches:
         one, ranked first, whatever else is near it in meaning (a name pins a paper)."""
         if self.page != 1 or not self.papers:
             return None
-        if self.total == 1 and len(self.papers) == 1:
+        if self.total == 1 and len(self.papers) == 1 and not self.all_but_one:
             return self.papers[0]
         first = self.papers[0]
         return first if self.by_words == 1 and first.matched_by == hybrid.EXACT_WORDS else None
@@ -101,7 +102,7 @@ class PaperMatches:
     @property
     def matching_words(self) -> int:
         """How many match the words as typed (their forms and translations included)."""
-        return self.total - self.by_meaning_only
+        return self.total - self.by_meaning_only - self.all_but_one
 
 
 @dataclass(frozen=True)
@@ -226,11 +227,17 @@ async def lookup_paper(
         by_meaning = hybrid.start_paper_search(dense, text)
     try:
         ids, via, capped, by_words, pinned = await _papers_by_words(session, words, query, names)
+        partial: list[int] = []
+        if not ids and query.relaxable:  # no paper holds every word: all of them but one
+            relaxed = replace(query, all_but_one=True)
+            partial = (await _papers_by_words(session, words, relaxed, names))[0]
         why: dict[int, str] = {}
         if by_meaning is not None:
             assert dense is not None
             fused = await hybrid.paper_ranking(session, dense, by_meaning, ids)
             ids, why = fused.ids, fused.why
+        partial = [paper_id for paper_id in partial if paper_id not in why]
+        ids, why = ids + partial, why | dict.fromkeys(partial, ALL_BUT_ONE_WORD)
     finally:
         if by_meaning is not None:
             hybrid.drop_search(by_meaning)
@@ -242,7 +249,7 @@ async def lookup_paper(
     ]
     only_meaning = sum(1 for reason in why.values() if reason == hybrid.SIMILAR_MEANING)
     return PaperMatches(
-        "text", refs, query.notes, len(ids), page, via, capped, by_words, only_meaning
+        "text", refs, query.notes, len(ids), page, via, capped, by_words, only_meaning, len(partial)
     )
 
 

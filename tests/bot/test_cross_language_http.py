@@ -50,13 +50,3 @@ async def test_an_english_term_finds_chinese_claims_through_the_glossary(bot: Bo
     for address in ("ENEAS#5", "ENEAS#7"):
         hit = text[text.index(f"`{address}`") :].split("\n\n")[0]
         assert "*延迟*" in hit and "latency" not in hit.lower(), hit
-
-
-async def test_claims_holding_all_the_words_but_one_follow_and_say_so(bot: Bot) -> None:
-    status, reply = await bot.command("/claims hallucination robot")  # no claim holds both
-    assert status == 200
-    text = as_text(reply)
-    line = "No claim holds every word; those marked _all but one word_ hold all of them but one."
-    assert line in text, text
-    assert "_all but one word_" in text and "*robot*" in text.lower(), text
-    assert "*机器人*" in text  # a word's translation holds for it, as in any search

@@ -1,12 +1,13 @@
 """`/claims` that finds fewer than a page holding every word lists, after those, the claims
-holding all the words but one: a reader's wording seldom matches a claim's word for word."""
+holding all the words but one: a reader's wording seldom matches a claim's word for word.
+`/paper` does the same when no paper holds every word."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.search import ALL_BUT_ONE_WORD, PAGE_SIZE, ClaimHit, search_claims
+from storage.search import ALL_BUT_ONE_WORD, PAGE_SIZE, ClaimHit, lookup_paper, search_claims
 
 
 async def every_hit(session: AsyncSession, typed: str) -> list[ClaimHit]:
@@ -81,3 +82,28 @@ async def test_what_all_but_one_word_never_changes(seeded: AsyncSession, typed: 
         assert hits and all(hit.paper.name == "ENEAS" for hit in hits)
     else:
         assert page.all_but_one == 0
+
+
+async def paper_ids(session: AsyncSession, typed: str) -> list[int]:
+    found = await lookup_paper(session, typed)
+    assert not found.has_next  # one page: the seeds hold 36 papers
+    return [ref.id for ref in found.papers]
+
+
+@pytest.mark.parametrize("typed", ["hallucination robot", "humanoid zebra", "HalluEntity zebra"])
+async def test_no_paper_holds_every_word_so_the_papers_holding_all_but_one_are_listed(
+    seeded: AsyncSession, typed: str
+) -> None:
+    first, second = typed.split()
+    either = set(await paper_ids(seeded, first)) | set(await paper_ids(seeded, second))
+    found = await lookup_paper(seeded, typed)
+    assert found.matching_words == 0 and found.all_but_one == found.total == len(either)
+    assert {ref.id for ref in found.papers} == either
+    assert {ref.matched_by for ref in found.papers} == {ALL_BUT_ONE_WORD}
+    assert found.one is None  # a paper holding part of the words opens no card
+
+
+async def test_papers_holding_every_word_are_all_that_is_listed(seeded: AsyncSession) -> None:
+    found = await lookup_paper(seeded, "hallucination detection")
+    assert found.total and found.all_but_one == 0
+    assert all(ref.matched_by is None for ref in found.papers)
