@@ -85,6 +85,11 @@ def _fts5_term(term: Term) -> str:
     return phrases[0] if len(phrases) == 1 else f"({' OR '.join(phrases)})"
 
 
+def _each_left_out(terms: tuple[Term, ...]) -> list[tuple[Term, ...]]:
+    """The terms with each left out in turn: what a hit of all the words but one holds."""
+    return [terms[:i] + terms[i + 1 :] for i in range(len(terms))]
+
+
 def _fts5_all(terms: tuple[Term, ...]) -> str:
     return " AND ".join(_fts5_term(term) for term in terms)
 
@@ -92,8 +97,8 @@ def _fts5_all(terms: tuple[Term, ...]) -> str:
 def _fts5(query: Query) -> str:
     match = _fts5_all(query.terms)
     if query.all_but_one:
-        one_left_out = (query.terms[:i] + query.terms[i + 1 :] for i in range(len(query.terms)))
-        match = f"({' OR '.join(f'({_fts5_all(terms)})' for terms in one_left_out)}) NOT ({match})"
+        some = " OR ".join(f"({_fts5_all(t)})" for t in _each_left_out(query.terms))
+        match = f"({some}) NOT ({match})"
     if query.excluded:  # FTS5's binary NOT: what matches the left and not the right
         match = f"({match}) NOT ({' OR '.join(_fts5_term(term) for term in query.excluded)})"
     return match
@@ -124,8 +129,8 @@ def _tsquery(query: Query, terms: tuple[Term, ...] | None = None) -> str:
     terms = query.terms if terms is None else terms
     match = _tsquery_all(terms)
     if query.all_but_one:
-        one_left_out = (terms[:i] + terms[i + 1 :] for i in range(len(terms)))
-        match = f"({' | '.join(f'({_tsquery_all(t)})' for t in one_left_out)}) & !({match})"
+        some = " | ".join(f"({_tsquery_all(t)})" for t in _each_left_out(terms))
+        match = f"({some}) & !({match})"
     if query.excluded:
         match = f"({match}) & !({' | '.join(_tsquery_term(term) for term in query.excluded)})"
     return match

@@ -397,7 +397,7 @@ async def search_claims(
                 replace(where, without_claims=shown), None,
                 max(offset - ranking.total, 0), max(limit - len(ranking.ids), 1),
             )  # fmt: skip
-            ranking = ranking.followed_by(partial.all_marked(ALL_BUT_ONE_WORD), limit)
+            ranking = ranking.followed_by(partial.of_all_but_one(), limit)
     else:
         # The named paper's claims by the other words (and their meaning), then the other
         # papers' claims that mention it with them: a name has no meaning to search by.
@@ -445,9 +445,9 @@ class _Ranking:
             self.all_but_one + then.all_but_one,
         )
 
-    def all_marked(self, why: str) -> _Ranking:
-        """These claims, each matched for the same reason, which counts them."""
-        return replace(self, why=dict.fromkeys(self.ids, why), all_but_one=self.total)
+    def of_all_but_one(self) -> _Ranking:
+        """These claims, found by all the words but one: marked and counted so."""
+        return replace(self, why=dict.fromkeys(self.ids, ALL_BUT_ONE_WORD), all_but_one=self.total)
 
 
 async def _ranking(
