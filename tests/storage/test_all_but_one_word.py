@@ -8,20 +8,11 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.search import ALL_BUT_ONE_WORD, PAGE_SIZE, ClaimHit, lookup_paper, search_claims
-
-
-async def every_hit(session: AsyncSession, typed: str) -> list[ClaimHit]:
-    hits, page = [], 1
-    while True:
-        found = await search_claims(session, typed, page=page)
-        hits += found.hits
-        if not found.has_next:
-            return hits
-        page += 1
+from tests.storage.test_search import all_claims
 
 
 async def ids(session: AsyncSession, typed: str) -> set[int]:
-    return {hit.claim_id for hit in await every_hit(session, typed)}
+    return {hit.claim_id for hit in await all_claims(session, typed)}
 
 
 @pytest.mark.parametrize("typed", ["hallucination robot", "latency robot", "robot 幻觉"])
@@ -30,7 +21,7 @@ async def test_no_claim_holds_both_words_so_the_claims_holding_either_are_listed
 ) -> None:
     first, second = typed.split()
     either = await ids(seeded, first) | await ids(seeded, second)
-    hits = await every_hit(seeded, typed)
+    hits = await all_claims(seeded, typed)
     page = await search_claims(seeded, typed)
     assert page.matching_words == 0 and page.all_but_one == page.total == len(either)
     assert [hit.claim_id for hit in hits if hit.claim_id in either] == [h.claim_id for h in hits]
@@ -45,7 +36,7 @@ def holds(hit: ClaimHit) -> tuple[bool, bool]:
 
 
 async def test_the_claims_holding_every_word_come_first(seeded: AsyncSession) -> None:
-    hits = await every_hit(seeded, "latency F1")
+    hits = await all_claims(seeded, "latency F1")
     page = await search_claims(seeded, "latency F1")
     every = page.matching_words
     assert 0 < every < PAGE_SIZE and page.total == len(hits) > every
@@ -73,7 +64,7 @@ async def test_a_search_that_fills_a_page_lists_only_claims_holding_every_word(
     ],
 )
 async def test_what_all_but_one_word_never_changes(seeded: AsyncSession, typed: str) -> None:
-    hits = await every_hit(seeded, typed)
+    hits = await all_claims(seeded, typed)
     page = await search_claims(seeded, typed)
     assert page.total == len(hits)
     if "-Enoki" in typed:
