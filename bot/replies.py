@@ -89,7 +89,7 @@ async def paper(
             sessions,
             text,
             matches.matching_words,
-            lambda corrected: lookup_paper(session, corrected),
+            lambda corrected: lookup_paper(session, corrected, all_but_one=False),
             names_first=True,
             keep=author_spans(text),
         )
@@ -142,7 +142,7 @@ async def claims(
             sessions,
             text,
             found.matching_words,
-            lambda corrected: search_claims(session, corrected),
+            lambda corrected: search_claims(session, corrected, all_but_one=False),
             keep=filter_spans(text),
         )
         lead = shown_at_once(fixes, text, found.total, found.matching_words)

@@ -203,13 +203,19 @@ async def find_by_identity(session: AsyncSession, text: str) -> PaperMatches | N
 
 
 async def lookup_paper(
-    session: AsyncSession, text: str, *, page: int = 1, dense: DenseSearch | None = None
+    session: AsyncSession,
+    text: str,
+    *,
+    page: int = 1,
+    dense: DenseSearch | None = None,
+    all_but_one: bool = True,
 ) -> PaperMatches:
     """Resolve `/paper` input: identity first, then full text over names and sections,
     then the papers whose claims match (after those matching in their own text); fused
     with search by meaning when `dense` is given and ready. One page of PAGE_SIZE, with
     the total counted within the newest RANK_WINDOW matches of each kind (past it, the
-    total is a lower bound: `capped`)."""
+    total is a lower bound: `capped`). Without `all_but_one`, papers holding all the words
+    but one are never listed (what "Did you mean" needs to know is cheaper)."""
     found = await find_by_identity(session, text)
     if found is not None:
         return found
@@ -228,7 +234,7 @@ async def lookup_paper(
     try:
         ids, via, capped, by_words, pinned = await _papers_by_words(session, words, query, names)
         partial: list[int] = []
-        if not ids and query.relaxable:  # no paper holds every word: all of them but one
+        if all_but_one and not ids and query.relaxable:  # no paper holds every word
             relaxed = replace(query, all_but_one=True)
             partial = (await _papers_by_words(session, words, relaxed, names))[0]
         why: dict[int, str] = {}
@@ -348,13 +354,19 @@ def parse_claim_search(text: str) -> ClaimSearch:
 
 
 async def search_claims(
-    session: AsyncSession, text: str, *, page: int = 1, dense: DenseSearch | None = None
+    session: AsyncSession,
+    text: str,
+    *,
+    page: int = 1,
+    dense: DenseSearch | None = None,
+    all_but_one: bool = True,
 ) -> ClaimPage:
     """One page of `/claims` results, 10 a page, in a stable order; fused with search by
     meaning when `dense` is given and ready. A word that names a paper (its name, arXiv
     ID or link) puts that paper's claims first, matched by the other words: a claim seldom
     names its own paper. The other papers' claims that hold all the words follow. When
-    fewer than a page match, the claims holding all the words but one follow them."""
+    fewer than a page match, the claims holding all the words but one follow them (unless
+    not `all_but_one`)."""
     search = parse_claim_search(text)
     await read_dictionary()
     query = parse_query(search.words)
@@ -388,7 +400,7 @@ async def search_claims(
     first = await _named_paper(session, search.words) if paper_ids is None else None
     if first is None:
         ranking = await _ranking(session, search.words, query, where, dense, offset, limit)
-        if query.relaxable and ranking.total < PAGE_SIZE:
+        if all_but_one and query.relaxable and ranking.total < PAGE_SIZE:
             # Few claims hold every word or mean the same: those holding all but one
             # follow, which is how a reader's wording most often differs from a claim's.
             shown = tuple(i for i, why in ranking.why.items() if why == hybrid.SIMILAR_MEANING)

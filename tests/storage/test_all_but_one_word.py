@@ -98,3 +98,9 @@ async def test_papers_holding_every_word_are_all_that_is_listed(seeded: AsyncSes
     found = await lookup_paper(seeded, "hallucination detection")
     assert found.total and found.all_but_one == 0
     assert all(ref.matched_by is None for ref in found.papers)
+
+
+async def test_asked_not_to_only_what_holds_every_word_is_listed(seeded: AsyncSession) -> None:
+    # How "Did you mean" weighs a correction: by what holds every word, nothing more.
+    assert (await search_claims(seeded, "hallucination robot", all_but_one=False)).total == 0
+    assert (await lookup_paper(seeded, "hallucination robot", all_but_one=False)).total == 0
