@@ -294,7 +294,11 @@ async def _papers_by_words(
     # Words also searched in the other language or cut into words show a list, not one
     # paper's card; the one paper the words match as typed, if any, heads it.
     if query.widened:
-        by_words, pinned = -1, await _matched_as_typed(session, words)
+        by_words = -1
+        # As typed is stricter than the words widened: it matches nothing when they do not,
+        # and nothing when only all of them but one do.
+        if ids and not query.all_but_one:
+            pinned = await _matched_as_typed(session, words)
     capped = len(own) >= RANK_WINDOW or claims_seen >= RANK_WINDOW
     return ids, frozenset(via), capped, by_words, pinned
 
