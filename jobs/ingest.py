@@ -44,9 +44,6 @@ log = logging.getLogger(__name__)
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 50
 LIMIT_VARIABLE = "PAPERBOT_MAX_FILE_MB"  # named in the report line, so operators know the knob
-# Parse processes start (about a second: each imports the parser) only for this many
-# files or more; fewer parse faster in a thread than the processes take to start.
-POOL_FROM_FILES = 5
 # A file modified less than this many seconds ago is still arriving: left for the next
 # scan. Copies written in place (scp, rsync --inplace, a sync client) touch the file many
 # times a second while data flows, so a few quiet seconds tell a finished file from one
@@ -209,14 +206,14 @@ async def ingest(
     accept_losses: bool = False,
     settle_seconds: float = 0.0,
     progress: Progress | None = None,
-    parse_workers: int = 0,
+    parse_pool: ParsePool | None = None,
 ) -> IngestReport:
     """Ingest the files and folders. `force` re-parses unchanged files; `accept_losses`
     stores a new version of a file even when it removes papers or claims the previous
     version held (otherwise such a version is refused as suspect); files modified less
-    than `settle_seconds` ago are left for the next run. `parse_workers` > 0 parses in
-    that many processes instead of a thread (the command line's bulk loads; `serve` keeps
-    the thread: no processes to start per run)."""
+    than `settle_seconds` ago are left for the next run. Files are parsed in `parse_pool`'s
+    processes when given (the command line's loads), else in a thread (`serve`: no
+    processes to start per run)."""
     report = IngestReport(forced=force)
     async with sessions.begin() as session:
         run = await runs.start_run(
@@ -228,8 +225,8 @@ async def ingest(
         files = await asyncio.to_thread(digest_files, paths, report)
         if progress is not None:
             progress.started(len(files))
-        options = _Options(force, accept_losses, max_file_mb, settle_seconds, parse_workers)
-        await _ingest_files(sessions, files, options, report, progress)
+        options = _Options(force, accept_losses, max_file_mb, settle_seconds)
+        await _ingest_files(sessions, files, options, report, progress, parse_pool)
         await _finish_indexes(sessions, stored=any(report.papers.values()))
         interrupted = False
     finally:
@@ -259,7 +256,6 @@ class _Options:
     accept_losses: bool
     max_file_mb: float
     settle_seconds: float
-    parse_workers: int = 0
 
 
 class _Suspect(Exception):
@@ -316,64 +312,57 @@ async def _ingest_files(
     options: _Options,
     report: IngestReport,
     progress: Progress | None,
+    parse_pool: ParsePool | None,
 ) -> None:
     """Store the files one after the other, in their order, each in its own transaction,
     while the next ones are read and parsed: a parse never waits for a write, nor a writer
-    for a parse. With `parse_workers` processes, that many files are parsed at once (both
-    cores busy beside the writer); memory holds that many files, plus the one being stored
-    and one waiting, at most."""
-    pooled = options.parse_workers > 0 and len(files) >= POOL_FROM_FILES
-    ahead = options.parse_workers if pooled else 1
+    for a parse. With parse processes, that many files are parsed at once (both cores busy
+    beside the writer); memory holds that many files, plus the one being stored and one
+    waiting, at most."""
+    ahead = parse_pool.workers if parse_pool else 1
+    executor = parse_pool.executor if parse_pool else None
     ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
     stored = await _stored_versions(sessions, files)
-    with _safe_module_path() if pooled else contextlib.nullcontext():
-        executor = _parse_pool(options.parse_workers) if pooled else None
 
-        async def produce() -> None:
-            for path in files:
-                await ready.put(asyncio.create_task(_prepare(stored, path, options, executor)))
+    async def produce() -> None:
+        for path in files:
+            await ready.put(asyncio.create_task(_prepare(stored, path, options, executor)))
 
-        producer = asyncio.create_task(produce())
-        try:
-            for _ in files:
-                file = await (await ready.get())
-                await _store(sessions, file, options, report)
-                if progress is not None:
-                    parsed = file.parsed
-                    progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
-        finally:
-            producer.cancel()
-            while not ready.empty():
-                ready.get_nowait().cancel()
-            if executor is not None:
-                executor.shutdown(wait=True, cancel_futures=True)
+    producer = asyncio.create_task(produce())
+    try:
+        for _ in files:
+            file = await (await ready.get())
+            await _store(sessions, file, options, report)
+            if progress is not None:
+                parsed = file.parsed
+                progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
+    finally:
+        producer.cancel()
+        while not ready.empty():
+            ready.get_nowait().cancel()
+
+
+@dataclass(frozen=True)
+class ParsePool:
+    """Processes parsing files for `ingest` beside the one that stores them."""
+
+    executor: Executor
+    workers: int
 
 
 @contextlib.contextmanager
-def _safe_module_path() -> Iterator[None]:
-    """While parse processes run: their fork server starts as `python -c`, which puts the
-    working directory first on its module path, so a `bot/`, `jobs/` or `storage/` folder
-    there would be imported instead of paperbot's own (every file then failed). Safe-path
-    mode (Python 3.11) leaves the directory out; the variable is put back afterwards."""
-    before = os.environ.get("PYTHONSAFEPATH")
-    os.environ["PYTHONSAFEPATH"] = "1"
+def parse_processes(workers: int) -> Iterator[ParsePool]:
+    """`workers` processes forked now, to parse files beside this one, which stores them.
+    Call it before anything starts a thread: a fork copies only the thread that forks, and
+    a lock another thread held at that moment would stay held in the copy. Forked, they
+    start with every module already imported; a fork server or spawned processes would
+    import the parser again (about a second of every run, both cores' worth)."""
+    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     try:
-        yield
+        executor.submit(int).result()  # with fork, the first task starts them all
+        yield ParsePool(executor, workers)
     finally:
-        if before is None:
-            del os.environ["PYTHONSAFEPATH"]
-        else:
-            os.environ["PYTHONSAFEPATH"] = before
-
-
-def _parse_pool(workers: int) -> ProcessPoolExecutor:
-    """Processes for parsing, started by a fork server: a bare process that imports only
-    the parser, not this one (whose threads a plain fork would copy mid-lock). They start
-    on the first file that needs parsing, so an unchanged corpus starts none. The fork
-    server builds the tokenizer's tables once for all of them (jobs.parse_tables)."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["__main__", "jobs.parse_tables"])
-    return ProcessPoolExecutor(workers, mp_context=context)
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 async def _stored_versions(

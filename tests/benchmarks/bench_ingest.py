@@ -50,7 +50,7 @@ class Run:
 
 def run_child(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, str, float]:
     """Wall seconds, peak resident MB, stdout and CPU seconds of a child process (with
-    the children it waited for; a fork server's children are not among them)."""
+    the children it waited for: `paperbot ingest`'s parse processes, which it forks)."""
     started = time.perf_counter()
     child = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.PIPE, text=True)
     out = child.stdout.read() if child.stdout else ""
@@ -115,8 +115,9 @@ def report(runs: list[Run], corpus_mb: float, claims: int) -> str:
         f"Loading {papers:,} synthetic papers ({claims:,} claims, {corpus_mb:,.0f} MB in "
         "files of 200) into a fresh database with `paperbot ingest --no-embed` (parse, store, "
         "lexical index), then again unchanged. Target: 1,000 papers/s on this 2-core machine. "
-        "CPU is the user and system time of the `paperbot` process: its parse processes' is "
-        "not counted (they are children of a fork server), so it is the writer's share. The "
+        "CPU is the user and system time of the `paperbot` process and of the parse "
+        "processes it forks (code before 2026-12 started them from a fork server, and their "
+        "CPU was not counted: the writer's share alone). The "
         "load average is the machine's when the run ended (other work shared it when above "
         "2, and the rates fell with it).",
         "",

@@ -57,8 +57,8 @@ def test_ingest_the_seeds_then_again_then_forced(database_url: URL, tmp_path: Pa
 def test_ingest_run_from_a_folder_with_modules_of_the_same_names_parses_every_file(
     tmp_path: Path,
 ) -> None:
-    # Five files or more are parsed in processes started by a fork server, which once put
-    # the working directory first on its module path: every file failed here.
+    # The parse processes were once started by a fork server, which put the working
+    # directory first on its module path: every file failed here.
     for package in ("bot", "jobs", "storage"):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("raise RuntimeError('not paperbot')\n")
@@ -363,7 +363,7 @@ def test_no_progress_bar_when_stderr_is_no_terminal(tmp_path: Path) -> None:
 
 
 def test_many_files_are_parsed_in_worker_processes_to_the_same_store(tmp_path: Path) -> None:
-    for day in range(1, 7):  # enough files for the parse processes (POOL_FROM_FILES)
+    for day in range(1, 7):  # more files than parse processes
         entries = [Entry(f"2610.{day:02d}{n:03d}", f"Paper {day}.{n}") for n in range(3)]
         write(
             tmp_path / "digests" / f"day{day}.txt", huggingface_digest(f"2026-10-0{day}", entries)
