@@ -19,7 +19,7 @@ _BOM = b"\xef\xbb\xbf"
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
 # How a digest's first line starts: a date (even a malformed one: that is the digest's
 # error, reported as such) or the HuggingFace header.
-_STARTS_LIKE_A_DIGEST = re.compile(rb"[0-9]{4}\s*[-/.]|HuggingFace\s+Papers", re.IGNORECASE)
+_STARTS_LIKE_A_DIGEST = re.compile(r"[0-9]{4}\s*[-/.]|HuggingFace\s+Papers", re.IGNORECASE)
 _TEXT = re.compile(rb"\S")
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _BINARY_CONTROL_SHARE = 0.1
@@ -85,6 +85,8 @@ def not_a_digest(data: bytes) -> Skipped | None:
     head = data[first.start() : first.start() + _HEAD_BYTES]
     if b"\x00" in head or len(_CONTROL.findall(head)) > len(head) * _BINARY_CONTROL_SHARE:
         return Skipped(BINARY)
-    if not _STARTS_LIKE_A_DIGEST.match(head):
+    # Read as the parser reads it: spaces of any kind (an ideographic one, a no-break one)
+    # may come before the first line's text.
+    if not _STARTS_LIKE_A_DIGEST.match(head.decode("utf-8", "ignore").lstrip()):
         return Skipped(UNKNOWN_START)
     return None

@@ -21,8 +21,9 @@ them) is a `DigestWarning` on its exact line: the faulty part, or that paper alo
 nothing of it is sound, is left out, and the rest of the file loads.
 """
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from storage.paper_keys import legacy_key, text_key
@@ -48,6 +49,7 @@ _REVIEW = re.compile(r"(?:Novelty|Soundness|Significance|新颖性)\s*[：:]")
 _REVIEW_LABEL = re.compile(
     r"\b(Novelty|Soundness|Significance)\s*[：:]|(新颖性|可靠性|重要性)\s*[：:]"
 )
+_OPENS_REVIEW = re.compile(r"(?:Novelty|新颖性)\s*[：:]")  # its first label
 _CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
@@ -61,6 +63,9 @@ _OPENS_PAPER = re.compile(
 # How a limitation or follow-up paragraph (or a piece of one) opens.
 _CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
 _FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
+# How a paragraph's last line ends (a wrapped line seldom does): a sentence's end, maybe
+# closed by a quotation mark or a bracket.
+_SENTENCE_ENDS = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
 _ORPHAN = (
@@ -163,6 +168,7 @@ def parse_deep_reads(
             numbers.add(claim.number)
             if claim.quote_lines:  # one without its quote was reported and is left out
                 claims.append(claim)
+        claims.sort(key=lambda claim: claim.number)  # out of order: reported, kept in order
         review = None
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
             review = items[index]
@@ -185,7 +191,7 @@ def parse_deep_reads(
 
 def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
     items: list[_Item] = []
-    for paragraph in paras:
+    for paragraph in _run_together(paras):
         first = paragraph.lines[0]
         body = first.strip()
         after_claim = bool(items) and items[-1].kind == _CLAIM_ITEM
@@ -236,6 +242,56 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             items.append(_Item(_PROSE, paragraph))
     _resolve_unquoted(items, warnings)
     return items
+
+
+def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
+    """The paragraphs, with those a missing blank line ran into one cut apart: where the
+    structure shows a new one starting (`_opens_paragraph`), and at every line when each
+    line that the structure leaves open ends a sentence, since this format writes a
+    paragraph on one line. A wrapped file breaks lines mid-sentence: it is cut only where
+    the structure shows."""
+    following = [paragraph.lines[0] for paragraph in paras[1:]] + [""] * bool(paras)
+    cuts = [
+        _cuts(paragraph.lines, after) for paragraph, after in zip(paras, following, strict=True)
+    ]
+    whole_lines = all(
+        cut is not None or _SENTENCE_ENDS.search(before) is not None
+        for paragraph, paragraph_cuts in zip(paras, cuts, strict=True)
+        for before, cut in zip(paragraph.lines[:-1], paragraph_cuts, strict=True)
+    )
+    for paragraph, paragraph_cuts in zip(paras, cuts, strict=True):
+        starts = [
+            i for i, cut in enumerate(paragraph_cuts, 1) if cut or (cut is None and whole_lines)
+        ]
+        for first, end in itertools.pairwise([0, *starts, len(paragraph.lines)]):
+            yield Paragraph(paragraph.line + first, paragraph.lines[first:end])
+
+
+def _cuts(lines: Sequence[str], after: str) -> list[bool | None]:
+    """`_opens_paragraph` of each line but the first; `after` is the next paragraph's."""
+    padded = [*lines, after]
+    return [_opens_paragraph(*padded[index - 1 : index + 2]) for index in range(1, len(lines))]
+
+
+def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
+    """Whether `line` opens a paragraph though no blank line comes before it: True for the
+    note, or what follows it; a claim whose quote comes next; Chinese or the review after
+    a quote. False for a quote or its next piece (indented English), and for a numbered
+    list's next item. None where only the file's shape can tell (see `_run_together`)."""
+    body, previous = line.strip(), before.strip()
+    if body.startswith(_NOTE_PREFIX) or previous == NOTE:
+        return True
+    claim = _CLAIM.fullmatch(body) is not None and has_cjk(body)
+    chinese = claim or _is_chinese(body)
+    if indent_of(line) >= QUOTE_INDENT and not chinese:
+        return False
+    if claim and indent_of(after) >= QUOTE_INDENT:
+        return True
+    if indent_of(before) >= QUOTE_INDENT and not _is_chinese(previous):  # after a quote
+        return chinese or _OPENS_REVIEW.match(body) is not None or None
+    if claim and _CLAIM.fullmatch(previous):
+        return False
+    return None
 
 
 def _reads_as_quote(body: str) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from jobs import selection
-from jobs.ingest import ingest
+from jobs.ingest import ParsedFile, ingest, parse_file
 from storage.db import Sessions
 from storage.models import Claim, IngestRun, Paper
 from storage.status import store_status
@@ -173,3 +173,15 @@ async def test_one_bad_claim_loads_the_rest_with_a_warning_on_its_line(
     async with sessions() as session:
         assert (await store_status(session)).warnings == []
     assert await counts(sessions) == (36, 133)
+
+
+@pytest.mark.parametrize(
+    "space", ["\u3000", "\u00a0", " \t"], ids=["ideographic", "no-break", "ascii"]
+)
+def test_spaces_of_any_kind_before_the_date_line_are_read_past(space: str) -> None:
+    text = (SEEDS / DEEP_READS).read_text(encoding="utf-8")
+
+    spaced = parse_file((space + text).encode("utf-8"))
+
+    assert isinstance(spaced, ParsedFile)
+    assert spaced == parse_file(text.encode("utf-8"))

@@ -1,9 +1,10 @@
-"""Deep-read boundaries come from the structure, not from blank lines: extra blank lines,
-leading spaces and split paragraphs never change which papers a file holds, their keys,
-their claims, or which paper a paragraph belongs to."""
+"""Deep-read boundaries come from the structure, not from blank lines: extra or missing
+blank lines, leading spaces and split paragraphs never change which papers a file holds,
+their keys, their claims, or which paper a paragraph belongs to."""
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,7 @@ _NUMBERED = re.compile(r"[0-9]{1,3}[.．]\s")
 
 EDITS = st.lists(
     st.tuples(
-        st.sampled_from(["blank lines", "leading spaces", "split"]),
+        st.sampled_from(["blank lines", "no blank line", "leading spaces", "split"]),
         st.integers(min_value=0),
         st.integers(min_value=1, max_value=6),
     ),
@@ -64,6 +65,8 @@ def edited(text: str, edits: list[tuple[str, int, int]]) -> str:
         line = lines[index]
         if operation == "blank lines":
             lines[index:index] = [""] * size
+        elif operation == "no blank line" and not line.strip() and 0 < index < len(lines) - 1:
+            del lines[index]  # two paragraphs run together
         elif operation == "leading spaces" and line.strip() and not line.startswith(" "):
             lines[index] = " " * size + line  # a claim, a paragraph or the review, not a quote
         elif operation == "split" and is_prose(line):
@@ -78,12 +81,29 @@ def edited(text: str, edits: list[tuple[str, int, int]]) -> str:
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(range(len(DEEP_READ_SEEDS))), EDITS)
-def test_blank_lines_spaces_and_split_paragraphs_change_no_paper(
+def test_blank_lines_missing_or_added_spaces_and_split_paragraphs_change_no_paper(
     seed: int, edits: list[tuple[str, int, int]]
 ) -> None:
     original = papers(DEEP_READ_SEEDS[seed])
     changed = papers(edited(DEEP_READ_SEEDS[seed], edits))
 
+    assert_same_papers(changed, original)
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_a_file_without_any_blank_line_holds_the_same_papers(seed: int) -> None:
+    text = DEEP_READ_SEEDS[seed]
+    run_together = "\n".join(line for line in text.split("\n") if line.strip())
+
+    original, changed = papers(text), papers(run_together)
+
+    assert_same_papers(changed, original)
+    assert {key: paper.name for key, paper in changed.items()} == {
+        key: paper.name for key, paper in original.items()
+    }
+
+
+def assert_same_papers(changed: dict[str, ParsedPaper], original: dict[str, ParsedPaper]) -> None:
     assert changed.keys() == original.keys()
     for key, paper in original.items():
         assert changed[key].kind == paper.kind

@@ -27,11 +27,12 @@ def test_bom_crlf_and_trailing_spaces_change_nothing(seed: Path) -> None:
 DEEP_READ_SEEDS = [seed for seed in seed_files() if parse_file(seed).format == FORMAT_DEEP_READ]
 
 
+@pytest.mark.parametrize("width", [16, 40, 72, 100])
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.stem)
-def test_rewrapping_paragraphs_changes_no_text_and_no_key(seed: Path) -> None:
+def test_rewrapping_paragraphs_changes_no_text_and_no_key(seed: Path, width: int) -> None:
     text = seed.read_text(encoding="utf-8")
     original = parse_digest(text)
-    joined = "\n".join(part for line in text.split("\n") for part in wrap(line))
+    joined = "\n".join(part for line in text.split("\n") for part in wrap(line, width))
     rewrapped = parse_digest(joined)
     assert len(text.split("\n")) < len(joined.split("\n")) / 2
     assert without_lines(rewrapped) == without_lines(original)

@@ -147,6 +147,15 @@ WARNING_CASES = [
         [[1, 3]],
     ),
     (
+        "claims in falling order",
+        DEEP_READ_HEAD + "2. 声明二。\n\n   The quote.\n\n" + CLAIM,
+        [
+            f"line 5: claim 2 is out of order: expected claim 1 {ORDER}; loaded as claim 2",
+            f"line 9: claim 1 is out of order: expected claim 2 {ORDER}; loaded as claim 1",
+        ],
+        [[1, 2]],
+    ),
+    (
         "claims that do not start at 1",
         DEEP_READ_HEAD + "2. 声明二。\n\n   The quote.\n\n",
         [f"line 5: claim 2 is out of order: expected claim 1 {ORDER}; loaded as claim 2"],
