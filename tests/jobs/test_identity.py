@@ -72,6 +72,24 @@ async def test_a_split_limitations_paragraph_moves_nothing_into_the_next_paper(
     assert holders.scalar_one() == 1  # `/claims 86.20%` lists each hit once
 
 
+async def test_a_re_delivery_without_blank_lines_keeps_every_paper_and_claim(
+    sessions: Sessions, seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await papers_by_key(sessions)
+    text = (seeds / DEEP_READS).read_text(encoding="utf-8")
+    (seeds / DEEP_READS).write_text(
+        "\n".join(line for line in text.split("\n") if line.strip()), encoding="utf-8"
+    )
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == [] and report.suspect == []
+    assert report.papers == {"new": 0, "updated": 0}  # the same papers, read the same
+    assert await papers_by_key(sessions) == before
+    assert await review_claims(sessions) == 133
+
+
 async def test_a_space_in_the_positioning_or_the_first_quote_keeps_the_paper(
     sessions: Sessions, seeds: Path
 ) -> None:
