@@ -11,9 +11,10 @@ paragraphs: the previous deep read's limitations and follow-ups, then the next e
 prose (positioning, background, mechanism, experiments), counted back from its claims.
 A run of the usual shape (2 + 4) splits there; a run with a paragraph more or less (a
 split paragraph, a shorter paper) splits where the next paper's text opens ("本文…",
-"<Name> 是一篇…") and not where a limitation or follow-up goes on. So blank lines,
-leading spaces and split paragraphs never move a paragraph into another paper. Before an
-abstract-only entry or the end of the file, the whole run is the previous deep read's tail.
+"<Name> 是一篇…") and not where a limitation or follow-up goes on. So blank lines (extra
+or missing: paragraphs run together are cut apart first), leading spaces and split
+paragraphs never move a paragraph into another paper. Before an abstract-only entry or
+the end of the file, the whole run is the previous deep read's tail.
 
 A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
 for `5.`, `新颖性：` for `Novelty：`, claims out of order, claims with no paper text before
