@@ -116,7 +116,7 @@ def report(runs: list[Run], corpus_mb: float, claims: int) -> str:
         "files of 200) into a fresh database with `paperbot ingest --no-embed` (parse, store, "
         "lexical index), then again unchanged. Target: 1,000 papers/s on this 2-core machine. "
         "CPU is the user and system time of the `paperbot` process and of the parse "
-        "processes it forks (code before 2026-12 started them from a fork server, and their "
+        "processes it forks (an older paperbot started them from a fork server, and their "
         "CPU was not counted: the writer's share alone). The "
         "load average is the machine's when the run ended (other work shared it when above "
         "2, and the rates fell with it).",
