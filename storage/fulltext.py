@@ -330,11 +330,16 @@ async def _ranked(
     return Ranked([], counted.scalar_one())
 
 
-# Below this share of the rows matching, the newest matches are read from the text index
-# rather than by walking the ids (see _newest).
-WALK_SHARE = 1 / 3
+# What testing one row for the words costs, in reads of one match from the text index
+# (measured at 100,000 papers: a claim 1.5 µs against 0.23 µs; a paper, whose text is
+# longer, 7-10 µs against 0.21 µs). It decides between walking and reading (see _newest).
+TEST_COST = {"claims": 6.5, "papers": 40.0}
 # The newest ids searched first hold about this many times the window's matches.
 RANGE_MARGIN = 2
+# A word the planner thinks rare is first looked for among this share of the newest ids:
+# it estimates a phrase (`Qwen2.5-7B`: `qwen2`, `5`, `7b`) as if its words were
+# independent, 139 claims where 32,761 match at 100,000 papers.
+RARE_FIRST_SHARE = 1 / 16
 
 
 async def _newest(
@@ -348,21 +353,22 @@ async def _newest(
     """SQL for the ids of the newest `window` rows of `matching` (a FROM and WHERE over
     `table`, whose id is `key`), written for how PostgreSQL should find them.
 
-    PostgreSQL's planner picks badly between its two ways. Walking the ids newest first,
-    testing each row until the window is full, is cheap for a common word and slow for a
-    word of middle frequency: at 2.5% of the claims matching it tests 40 rows a match,
-    100 ms for 1,000 at 10,000 papers. Reading every match from the text index and sorting
-    their ids is cheap for a rare word and slow for a common one (250 ms for 70,000). The
-    planner estimates the matches well but prices the test of a row far below its cost,
-    so it walks for middle words too. Asked for its estimate (a fraction of a millisecond),
-    this walks only when at least WALK_SHARE of the rows match (at most 3 rows tested a
-    match); otherwise it reads the matches from the text index (`key + 0` hides the id
-    index from the ordering), among the newest ids only when the word is common enough
-    that those should hold the window about RANGE_MARGIN times over: combining the text
-    index with the range of ids, PostgreSQL reads about that many rows, not all the
-    matches (it would rather walk that range testing each row: plain index scans are
-    turned off for that statement, and the ids it found are returned as a list). When the
-    newest ids held too few after all, all the matches are read."""
+    There are two ways, and PostgreSQL's planner picks badly between them. Walking the
+    ids newest first, testing each row until the window is full, costs the window divided
+    by the share of rows matching, times the test of a row. Reading every match from the
+    text index costs each match read (and `key + 0` hides the id index from the
+    ordering). So walking wins when matches² ≥ TEST_COST × window × rows: at 10,000 papers
+    for a word in a fifth of the claims, at 100,000 for one in a sixteenth. The planner
+    prices the test of a row far below its cost and walks for middle words too (100 ms
+    for 1,000 claims of a word in 2.5% of them at 10,000 papers); asked for its estimate
+    of the matches (a fraction of a millisecond), this decides instead.
+
+    Reading from the text index is done among the newest ids first, as many as should
+    hold the window about RANGE_MARGIN times over (RARE_FIRST_SHARE of them for a word
+    thought rare): combining the text index with the range of ids, PostgreSQL reads the
+    rows of that range only, not every match (it would rather walk the range testing each
+    row: plain index scans are turned off for that statement, and the ids it found are
+    returned as a list). When those held too few, all the matches are read."""
     explained = await session.execute(
         _bind(f"EXPLAIN (FORMAT JSON) SELECT 1 {matching}", params), params
     )
@@ -374,13 +380,16 @@ async def _newest(
     )
     rows = float(sizes.scalar_one() or 0)
     every = f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC LIMIT :window"
-    if matches >= rows * WALK_SHARE:
+    if matches * matches >= TEST_COST[table] * window * rows:
         return f"SELECT {key} AS id {matching} ORDER BY {key} DESC LIMIT :window"
-    if matches <= RANGE_MARGIN * window:
-        return every
+    if matches > RANGE_MARGIN * window:
+        span = RANGE_MARGIN * window * rows / matches
+    else:
+        span = rows * RARE_FIRST_SHARE
+        if span < RANGE_MARGIN * window:  # too few rows to be worth a first look
+            return every
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
-    span = int(RANGE_MARGIN * window * rows / matches)
-    params["newest_from"] = (newest_id.scalar_one() or 0) - span
+    params["newest_from"] = (newest_id.scalar_one() or 0) - int(span)
     ranged_sql = f"SELECT {key} {matching} AND {key} > :newest_from ORDER BY {key} + 0 DESC"
     await session.execute(text("SELECT set_config('enable_indexscan', 'off', true)"))
     try:
@@ -488,15 +497,12 @@ async def match_papers(
             ORDER BY {as_typed}m.score, m.id DESC LIMIT :limit"""
     else:
         params["match"] = _tsquery(query)
+        matching = "FROM papers p WHERE p.search_fts @@ to_tsquery('simple', :match)"
+        newest = await _newest(session, "papers", "p.id", matching, params, window)
         sql = f"""
-            WITH q AS (SELECT to_tsquery('simple', :match) AS q),
-            m AS (
-                SELECT p.id FROM papers p, q
-                WHERE p.search_fts @@ q.q
-                ORDER BY p.id DESC LIMIT :window
-            )
-            SELECT p.id FROM m JOIN papers p ON p.id = m.id, q
-            ORDER BY {as_typed}ts_rank(p.search_fts, q.q) DESC, p.id DESC
+            SELECT p.id FROM ({newest}) AS m JOIN papers p ON p.id = m.id,
+                to_tsquery('simple', :match) AS q
+            ORDER BY {as_typed}ts_rank(p.search_fts, q) DESC, p.id DESC
             LIMIT :limit"""
     rows = await session.execute(text(sql), params)
     return [row[0] for row in rows]
