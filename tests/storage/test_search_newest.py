@@ -4,6 +4,8 @@ then all of them when those hold too few), and every way finds the same claims."
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -71,3 +73,77 @@ async def test_the_newest_matches_are_found_whichever_way(store: AsyncSession, w
     papers, counted = await fulltext.papers_by_claims(store, query, window=WINDOW)
     assert counted == len(newest)
     assert len(papers) == 1
+
+
+DAYS = 30  # one paper a day, 20 claims each: the same 600 claims over a month
+
+
+@pytest.fixture
+async def dated_store(session: AsyncSession) -> AsyncSession:
+    for day in range(DAYS):
+        paper = Paper(key=f"p{day}", kind="huggingface", digest_date=date(2026, 1, 1 + day))
+        session.add(paper)
+        await session.flush()
+        for n in range(CLAIMS // DAYS):
+            quote = words_of(day * (CLAIMS // DAYS) + n)
+            search_text = index_text(quote)
+            session.add(
+                Claim(
+                    paper_id=paper.id,
+                    number=n + 1,
+                    text_zh="",
+                    quote_en=quote,
+                    search_text=search_text,
+                )
+            )
+    await session.commit()
+    if backend(session) == "postgresql":
+        await session.execute(text("ANALYZE claims"))
+        await session.execute(text("ANALYZE papers"))
+        await session.commit()
+    return session
+
+
+RANGES = {  # the first days, the middle of the month, from the middle on, all but the last days
+    "old": (None, date(2026, 1, 5)),
+    "middle": (date(2026, 1, 10), date(2026, 1, 14)),
+    "recent": (date(2026, 1, 15), None),
+    "wide and old": (None, date(2026, 1, 25)),
+}
+# Each way PostgreSQL may be asked for a range's newest matches, forced in turn: by the
+# word's frequency (walking the range's papers, or the text index with their claims), and
+# for a range too wide for its papers' ids (walking the claims, or reading every match).
+WAYS = {
+    "as planned": {},
+    "wide, walked": {"PAPERS_BY_MEMBERSHIP": 0, "READ_COST": 1e9},
+    "wide, read": {"PAPERS_BY_MEMBERSHIP": 0, "READ_COST": 0.0},
+}
+
+
+@pytest.mark.parametrize("way", WAYS)
+async def test_a_date_range_finds_its_newest_matches_whichever_way(
+    dated_store: AsyncSession, way: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in WAYS[way].items():
+        monkeypatch.setattr(fulltext, name, value)
+    ids = list((await dated_store.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
+    per_paper = CLAIMS // DAYS
+    for word in ("common", "middle", "fading", "rare"):
+        for span, (since, until) in RANGES.items():
+            matching = [
+                claim_id
+                for i, claim_id in enumerate(ids)
+                if word in words_of(i).split()
+                and (since is None or date(2026, 1, 1 + i // per_paper) >= since)
+                and (until is None or date(2026, 1, 1 + i // per_paper) <= until)
+            ]
+            newest = set(sorted(matching, reverse=True)[:WINDOW])
+            ranked = await fulltext.match_claims(
+                dated_store,
+                parse_query(word, translate=False),
+                fulltext.ClaimFilter(since=since, until=until),
+                limit=WINDOW,
+                offset=0,
+                window=WINDOW,
+            )
+            assert (set(ranked.ids), ranked.total) == (newest, len(newest)), (word, span)
