@@ -104,30 +104,37 @@ def _fts5(query: Query) -> str:
     return match
 
 
-def _tsquery_phrases(term: Term) -> list[str]:
-    """The term's alternatives in tsquery syntax, any of which satisfies it."""
+def _tsquery_phrases(term: Term, relaxed: bool = False) -> list[str]:
+    """The term's alternatives in tsquery syntax, any of which satisfies it; `relaxed`,
+    each phrase as its longest word, which every match of the phrase holds."""
     if term.prefix:
         return [f"'{term.tokens[0]}':*"]
     phrases = [
-        "(" + " <-> ".join(f"'{token}'" for token in t.tokens) + ")" for t in (term, *term.also)
+        f"'{max(t.tokens, key=len)}'"
+        if relaxed
+        else "(" + " <-> ".join(f"'{token}'" for token in t.tokens) + ")"
+        for t in (term, *term.also)
     ]
     if term.joined is not None:
         phrases.insert(1, f"'{term.joined}'")
     return phrases
 
 
-def _tsquery_term(term: Term) -> str:
-    phrases = _tsquery_phrases(term)
+def _tsquery_term(term: Term, relaxed: bool = False) -> str:
+    phrases = list(dict.fromkeys(_tsquery_phrases(term, relaxed)))
     return phrases[0] if len(phrases) == 1 else f"({' | '.join(phrases)})"
 
 
-def _tsquery_all(terms: tuple[Term, ...]) -> str:
-    return " & ".join(_tsquery_term(term) for term in terms)
+def _tsquery_all(terms: tuple[Term, ...], relaxed: bool = False) -> str:
+    return " & ".join(_tsquery_term(term, relaxed) for term in terms)
 
 
-def _tsquery(query: Query, terms: tuple[Term, ...] | None = None) -> str:
+def _tsquery(query: Query, terms: tuple[Term, ...] | None = None, relaxed: bool = False) -> str:
+    """The query in tsquery syntax; `relaxed`, with each phrase of the words asked for as
+    its longest word (what no word must hold, and a search by all the words but one, stay
+    as they are): every match of the query matches that too."""
     terms = query.terms if terms is None else terms
-    match = _tsquery_all(terms)
+    match = _tsquery_all(terms, relaxed and not query.all_but_one)
     if query.all_but_one:
         some = " | ".join(f"({_tsquery_all(t)})" for t in _each_left_out(terms))
         match = f"({some}) & !({match})"
@@ -136,7 +143,7 @@ def _tsquery(query: Query, terms: tuple[Term, ...] | None = None) -> str:
     return match
 
 
-def _claims_tsquery(query: Query) -> str:
+def _claims_tsquery(query: Query, relaxed: bool = False) -> str:
     """The tsquery that finds the claims of `query`, without the terms another term
     implies: the same claims as `_tsquery`, and the planner's estimate of how many.
 
@@ -149,7 +156,7 @@ def _claims_tsquery(query: Query) -> str:
     claims are scored from the query's terms, not from this (papers are ranked by
     `ts_rank` over theirs, so theirs keep every term)."""
     if query.all_but_one:  # each term is left out in turn: none may go for good
-        return _tsquery(query)
+        return _tsquery(query, relaxed=relaxed)
     alternatives = [frozenset(_tsquery_phrases(term)) for term in query.terms]
     kept = tuple(
         term
@@ -160,7 +167,33 @@ def _claims_tsquery(query: Query) -> str:
             if j != i
         )
     )
-    return _tsquery(query, kept)
+    return _tsquery(query, kept, relaxed)
+
+
+def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) -> str:
+    """SQL for `column` matching the tsquery `exact`, written for how PostgreSQL should use
+    its text index. It estimates a phrase (`Qwen2.5-7B`: `qwen2 <-> 5 <-> 7b`) as if its
+    words were independent, 139 claims where 32,761 match at 100,000 papers, and every
+    plan made on that reads all the matches. So the index is asked for `relaxed` (each
+    phrase as its longest word, `qwen2`), which it estimates well, and the phrases are
+    tested on the rows it finds (`IS TRUE` keeps that test out of the index)."""
+    params["match"] = exact
+    if relaxed == exact:
+        return f"{column} @@ to_tsquery('simple', :match)"
+    params["relaxed"] = relaxed
+    return (
+        f"{column} @@ to_tsquery('simple', :relaxed)"
+        f" AND ({column} @@ to_tsquery('simple', :match)) IS TRUE"
+    )
+
+
+def _claim_words(query: Query, params: dict[str, Any]) -> str:
+    exact, relaxed = _claims_tsquery(query), _claims_tsquery(query, relaxed=True)
+    return _words_match("c.search_fts", exact, relaxed, params)
+
+
+def _paper_words(query: Query, params: dict[str, Any]) -> str:
+    return _words_match("p.search_fts", _tsquery(query), _tsquery(query, relaxed=True), params)
 
 
 @dataclass(frozen=True)
@@ -307,8 +340,9 @@ async def match_claims(
         dated = where.since is not None or where.until is not None
         undated = replace(where, since=None, until=None)
         conditions, more = _claim_conditions(undated, "c", "p")
-        params |= more | {"match": _claims_tsquery(query)}
-        matching = f"FROM claims c WHERE c.search_fts @@ to_tsquery('simple', :match) {conditions}"
+        params |= more
+        words = _claim_words(query, params)
+        matching = f"FROM claims c WHERE {words} {conditions}"
         if dated:
             newest = await _newest_in_dates(session, matching, where, params, window)
         else:
@@ -333,14 +367,13 @@ async def _ranked(
 # (measured at 100,000 papers: a claim 1.5 µs against 0.23 µs; a paper, whose text is
 # longer, 7-10 µs against 0.21 µs). It decides between walking and reading (see _newest).
 TEST_COST = {"claims": 6.5, "papers": 40.0}
+# From this share of the rows matching, walking is cheapest whatever the store's size:
+# PostgreSQL would scan the table rather than combine the indexes for so many.
+WALK_SHARE = 1 / 3
 # What reading one match from the text index and its row costs, in tests of a row walked.
 READ_COST = 2.0
 # The newest ids searched first hold about this many times the window's matches.
 RANGE_MARGIN = 2
-# A word the planner thinks rare is first looked for among this share of the newest ids:
-# it estimates a phrase (`Qwen2.5-7B`: `qwen2`, `5`, `7b`) as if its words were
-# independent, 139 claims where 32,761 match at 100,000 papers.
-RARE_FIRST_SHARE = 1 / 16
 
 
 async def _newest(
@@ -358,37 +391,40 @@ async def _newest(
     ids newest first, testing each row until the window is full, costs the window divided
     by the share of rows matching, times the test of a row. Reading every match from the
     text index costs each match read (and `key + 0` hides the id index from the
-    ordering). So walking wins when matches² ≥ TEST_COST × window × rows: at 10,000 papers
-    for a word in a fifth of the claims, at 100,000 for one in a sixteenth. The planner
+    ordering). So walking wins when matches² ≥ TEST_COST × window × rows (at 10,000 papers
+    for a word in a fifth of the claims, at 100,000 for one in a sixteenth), and whenever
+    WALK_SHARE of the rows match (for longer papers, TEST_COST alone would not walk). The planner
     prices the test of a row far below its cost and walks for middle words too (100 ms
     for 1,000 claims of a word in 2.5% of them at 10,000 papers); asked for its estimate
     of the matches (a fraction of a millisecond), this decides instead.
 
     Reading from the text index is done among the newest ids first, as many as should
-    hold the window about RANGE_MARGIN times over (RARE_FIRST_SHARE of them for a word
-    thought rare): combining the text index with the range of ids, PostgreSQL reads the
-    rows of that range only, not every match (it would rather walk the range testing each
-    row: plain index scans are turned off for that statement, and the ids it found are
-    returned as a list). When those held too few, all the matches are read."""
+    hold the window about RANGE_MARGIN times over (for a rare word, all of them):
+    combining the text index with the range of ids, PostgreSQL reads the rows of that
+    range only, not every match (it would rather walk the range testing each row: plain
+    index scans are turned off for that statement, and the ids it found are returned as
+    a list). When those held too few, all the matches are read."""
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, table)
     every = f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC LIMIT :window"
-    if matches * matches >= TEST_COST[table] * window * rows:
+    if _walked(matches, rows, window, table):
         return f"SELECT {key} AS id {matching} ORDER BY {key} DESC LIMIT :window"
-    if matches > RANGE_MARGIN * window:
-        span = RANGE_MARGIN * window * rows / matches
-    else:
-        span = rows * RARE_FIRST_SHARE
-        if span < RANGE_MARGIN * window:  # too few rows to be worth a first look
-            return every
+    if matches <= RANGE_MARGIN * window:
+        return every
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
-    params["newest_from"] = (newest_id.scalar_one() or 0) - int(span)
+    span = int(RANGE_MARGIN * window * rows / matches)
+    params["newest_from"] = (newest_id.scalar_one() or 0) - span
     ranged = f"SELECT {key} {matching} AND {key} > :newest_from ORDER BY {key} + 0 DESC"
     ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
     if len(ids) < window:
         return every
     params["newest_ids"] = ids
     return _NEWEST_IDS
+
+
+def _walked(matches: float, rows: float, window: int, table: str) -> bool:
+    """Whether the newest matches are found cheapest by walking the ids (see `_newest`)."""
+    return matches >= rows * WALK_SHARE or matches * matches >= TEST_COST[table] * window * rows
 
 
 _NEWEST_IDS = "SELECT unnest(CAST(:newest_ids AS bigint[])) AS id"
@@ -417,7 +453,7 @@ async def _newest_in_dates(
     params |= bounds
     papers = f"FROM papers p WHERE true {dates}"
     matches = await _estimated(session, matching, params)
-    if matches * matches >= TEST_COST["claims"] * window * await _rows(session, "claims"):
+    if _walked(matches, await _rows(session, "claims"), window, "claims"):
         return f"""
             SELECT x.id FROM (SELECT p.id {papers} ORDER BY p.id DESC) AS r
             CROSS JOIN LATERAL (
@@ -466,10 +502,11 @@ async def _without_index_scans(
     """The ids `sql` selects, run with plain index scans off: PostgreSQL then combines
     the text index with another (bitmaps), instead of walking one testing each row."""
     await session.execute(text("SELECT set_config('enable_indexscan', 'off', true)"))
-    try:
-        return [row[0] for row in await session.execute(_bind(sql, params), params)]
-    finally:
-        await session.execute(text("SELECT set_config('enable_indexscan', 'on', true)"))
+    # Not reset if the statement fails: the transaction is over then (a search past its
+    # time), and a statement sent now would hide why.
+    ids = [row[0] for row in await session.execute(_bind(sql, params), params)]
+    await session.execute(text("SELECT set_config('enable_indexscan', 'on', true)"))
+    return ids
 
 
 # A date range holding at most this many papers is matched by membership (exact, cheap);
@@ -565,8 +602,7 @@ async def match_papers(
             ) AS m JOIN papers p ON p.id = m.id
             ORDER BY {as_typed}m.score, m.id DESC LIMIT :limit"""
     else:
-        params["match"] = _tsquery(query)
-        matching = "FROM papers p WHERE p.search_fts @@ to_tsquery('simple', :match)"
+        matching = f"FROM papers p WHERE {_paper_words(query, params)}"
         newest = await _newest(session, "papers", "p.id", matching, params, window)
         sql = f"""
             SELECT p.id FROM ({newest}) AS m JOIN papers p ON p.id = m.id,
@@ -586,8 +622,7 @@ async def newest_papers(session: AsyncSession, query: Query, *, limit: int) -> l
         sql = """SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match
                  ORDER BY rowid DESC LIMIT :limit"""
     else:
-        params["match"] = _tsquery(query)
-        matching = "FROM papers p WHERE p.search_fts @@ to_tsquery('simple', :match)"
+        matching = f"FROM papers p WHERE {_paper_words(query, params)}"
         params["window"] = limit
         sql = await _newest(session, "papers", "p.id", matching, params, limit)
     rows = await session.execute(text(sql), params)
@@ -643,8 +678,7 @@ async def papers_by_claims(
         newest = """SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match
                     ORDER BY rowid DESC LIMIT :window"""
     else:
-        params["match"] = _claims_tsquery(query)
-        matching = "FROM claims c WHERE c.search_fts @@ to_tsquery('simple', :match)"
+        matching = f"FROM claims c WHERE {_claim_words(query, params)}"
         newest = await _newest(session, "claims", "c.id", matching, params, window)
     sql = f"""
         SELECT c.paper_id, count(*) FROM ({newest}) AS m JOIN claims c ON c.id = m.id

@@ -147,3 +147,37 @@ async def test_a_date_range_finds_its_newest_matches_whichever_way(
                 window=WINDOW,
             )
             assert (set(ranked.ids), ranked.total) == (newest, len(newest)), (word, span)
+
+
+@pytest.mark.parametrize("walk_share", [0.0, 1.0])  # walked, or read from the text index
+async def test_a_phrase_finds_only_its_words_in_a_row(
+    session: AsyncSession, walk_share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL's index is asked for a phrase's longest word (`qwen2`), and the phrase is
+    tested on what it finds: claims holding the words apart are not matches."""
+    monkeypatch.setattr(fulltext, "WALK_SHARE", walk_share)
+    paper = Paper(key="p", kind="huggingface", title="A paper")
+    session.add(paper)
+    await session.flush()
+    quotes = ["Qwen2.5-7B wins", "Qwen2 beats 7B models on 5 tasks", "7B Qwen2 5", "Qwen2.5-7B"]
+    for number, quote in enumerate(quotes * 10, 1):
+        session.add(
+            Claim(
+                paper_id=paper.id,
+                number=number,
+                text_zh="",
+                quote_en=quote,
+                search_text=index_text(quote),
+            )
+        )
+    await session.commit()
+    if backend(session) == "postgresql":
+        await session.execute(text("ANALYZE claims"))
+    query = parse_query("Qwen2.5-7B", translate=False)
+    ranked = await fulltext.match_claims(
+        session, query, fulltext.ClaimFilter(), limit=100, offset=0, window=WINDOW
+    )
+    rows = await session.execute(text("SELECT id, quote_en FROM claims ORDER BY id DESC"))
+    newest = [claim_id for claim_id, quote in rows if quote.startswith("Qwen2.5-7B")][:WINDOW]
+    assert sorted(ranked.ids) == sorted(newest)
+    assert ranked.total == len(newest)
