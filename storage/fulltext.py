@@ -393,10 +393,10 @@ async def _newest(
     text index costs each match read (and `key + 0` hides the id index from the
     ordering). So walking wins when matches² ≥ TEST_COST × window × rows (at 10,000 papers
     for a word in a fifth of the claims, at 100,000 for one in a sixteenth), and whenever
-    WALK_SHARE of the rows match (for longer papers, TEST_COST alone would not walk). The planner
-    prices the test of a row far below its cost and walks for middle words too (100 ms
-    for 1,000 claims of a word in 2.5% of them at 10,000 papers); asked for its estimate
-    of the matches (a fraction of a millisecond), this decides instead.
+    WALK_SHARE of the rows match (papers' longer text would not walk by TEST_COST). The
+    planner prices the test of a row far below its cost and walks for middle words too
+    (100 ms for 1,000 claims of a word in 2.5% of them at 10,000 papers); asked for its
+    estimate of the matches (a fraction of a millisecond), this decides instead.
 
     Reading from the text index is done among the newest ids first, as many as should
     hold the window about RANGE_MARGIN times over (for a rare word, all of them):
@@ -453,7 +453,8 @@ async def _newest_in_dates(
     params |= bounds
     papers = f"FROM papers p WHERE true {dates}"
     matches = await _estimated(session, matching, params)
-    if _walked(matches, await _rows(session, "claims"), window, "claims"):
+    rows = await _rows(session, "claims")
+    if _walked(matches, rows, window, "claims"):
         return f"""
             SELECT x.id FROM (SELECT p.id {papers} ORDER BY p.id DESC) AS r
             CROSS JOIN LATERAL (
@@ -468,7 +469,6 @@ async def _newest_in_dates(
     # A wide range: walk the claims newest first (past those after the range), or read
     # every match from the text index, whichever tests fewer rows.
     in_range = f"{matching} AND c.paper_id IN (SELECT p.id {papers})"
-    rows = await _rows(session, "claims")
     after = 0.0
     if where.until is not None:
         later = await _estimated(session, "FROM papers p WHERE p.digest_date > :until", bounds)
