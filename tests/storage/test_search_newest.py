@@ -34,27 +34,36 @@ def words_of(i: int) -> str:
     return " ".join(words)
 
 
-@pytest.fixture
-async def store(session: AsyncSession) -> AsyncSession:
-    paper = Paper(key="p", kind="huggingface", title="A paper")
+async def add_paper(session: AsyncSession, key: str, quotes: list[str], **fields: object) -> None:
+    """A paper whose claims say `quotes`, in that order (their ids rising)."""
+    paper = Paper(key=key, kind="huggingface", **fields)
     session.add(paper)
     await session.flush()
-    for i in range(CLAIMS):
-        quote = words_of(i)
+    for number, quote in enumerate(quotes, 1):
         session.add(
             Claim(
                 paper_id=paper.id,
-                number=i + 1,
+                number=number,
                 text_zh="",
                 quote_en=quote,
                 search_text=index_text(quote),
             )
         )
+
+
+async def stored(session: AsyncSession) -> AsyncSession:
     await session.commit()
     if backend(session) == "postgresql":  # the planner's statistics, as autovacuum keeps them
         await session.execute(text("ANALYZE claims"))
+        await session.execute(text("ANALYZE papers"))
         await session.commit()
     return session
+
+
+@pytest.fixture
+async def store(session: AsyncSession) -> AsyncSession:
+    await add_paper(session, "p", [words_of(i) for i in range(CLAIMS)], title="A paper")
+    return await stored(session)
 
 
 @pytest.mark.parametrize("word", ["common", "middle", "fading", "rare"])
@@ -80,28 +89,11 @@ DAYS = 30  # one paper a day, 20 claims each: the same 600 claims over a month
 
 @pytest.fixture
 async def dated_store(session: AsyncSession) -> AsyncSession:
+    per_paper = CLAIMS // DAYS
     for day in range(DAYS):
-        paper = Paper(key=f"p{day}", kind="huggingface", digest_date=date(2026, 1, 1 + day))
-        session.add(paper)
-        await session.flush()
-        for n in range(CLAIMS // DAYS):
-            quote = words_of(day * (CLAIMS // DAYS) + n)
-            search_text = index_text(quote)
-            session.add(
-                Claim(
-                    paper_id=paper.id,
-                    number=n + 1,
-                    text_zh="",
-                    quote_en=quote,
-                    search_text=search_text,
-                )
-            )
-    await session.commit()
-    if backend(session) == "postgresql":
-        await session.execute(text("ANALYZE claims"))
-        await session.execute(text("ANALYZE papers"))
-        await session.commit()
-    return session
+        quotes = [words_of(day * per_paper + n) for n in range(per_paper)]
+        await add_paper(session, f"p{day}", quotes, digest_date=date(2026, 1, 1 + day))
+    return await stored(session)
 
 
 RANGES = {  # the first days, the middle of the month, from the middle on, all but the last days
@@ -156,23 +148,9 @@ async def test_a_phrase_finds_only_its_words_in_a_row(
     """PostgreSQL's index is asked for a phrase's longest word (`qwen2`), and the phrase is
     tested on what it finds: claims holding the words apart are not matches."""
     monkeypatch.setattr(fulltext, "WALK_SHARE", walk_share)
-    paper = Paper(key="p", kind="huggingface", title="A paper")
-    session.add(paper)
-    await session.flush()
     quotes = ["Qwen2.5-7B wins", "Qwen2 beats 7B models on 5 tasks", "7B Qwen2 5", "Qwen2.5-7B"]
-    for number, quote in enumerate(quotes * 10, 1):
-        session.add(
-            Claim(
-                paper_id=paper.id,
-                number=number,
-                text_zh="",
-                quote_en=quote,
-                search_text=index_text(quote),
-            )
-        )
-    await session.commit()
-    if backend(session) == "postgresql":
-        await session.execute(text("ANALYZE claims"))
+    await add_paper(session, "p", quotes * 10, title="A paper")
+    await stored(session)
     query = parse_query("Qwen2.5-7B", translate=False)
     ranked = await fulltext.match_claims(
         session, query, fulltext.ClaimFilter(), limit=100, offset=0, window=WINDOW
