@@ -10,7 +10,6 @@ rest, so a common word costs no more than a rare one. Any other store is refused
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -173,32 +172,29 @@ def _claims_tsquery(query: Query, relaxed: bool = False) -> str:
     return _tsquery(query, kept, relaxed)
 
 
-def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) -> str:
+def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) -> tuple[str, str]:
     """SQL for `column` matching the tsquery `exact`, written for how PostgreSQL should use
-    its text index. It estimates a phrase (`Qwen2.5-7B`: `qwen2 <-> 5 <-> 7b`) as if its
-    words were independent, 139 claims where 32,761 match at 100,000 papers, and every
-    plan made on that reads all the matches. So the index is asked for `relaxed` (each
-    phrase as its longest word, `qwen2`), which it estimates well, and the phrases are
-    tested on the rows it finds (`IS TRUE` keeps that test out of the index)."""
+    its text index: what the index is asked for, and the test of the phrases on the rows
+    it finds (` AND …`, or none). PostgreSQL estimates a phrase (`Qwen2.5-7B`: `qwen2 <-> 5
+    <-> 7b`) as if its words were independent, 139 claims where 32,761 match at 100,000
+    papers, and every plan made on that reads all the matches. So the index is asked for
+    `relaxed` (each phrase as its longest word, `qwen2`), which it estimates well; `IS
+    TRUE` keeps the phrases' test out of the index, and `_newest` leaves it out of the
+    estimate that decides its way (PostgreSQL would multiply in its estimate of them)."""
     params["match"] = exact
     if relaxed == exact:
-        return f"{column} @@ to_tsquery('simple', :match)"
+        return f"{column} @@ to_tsquery('simple', :match)", ""
     params["relaxed"] = relaxed
-    return f"{column} @@ to_tsquery('simple', :relaxed){_PHRASES_TESTED.format(column=column)}"
+    tested = f" AND ({column} @@ to_tsquery('simple', :match)) IS TRUE"
+    return f"{column} @@ to_tsquery('simple', :relaxed)", tested
 
 
-# The phrases' test, left out of the statement whose estimate decides how to find the
-# newest matches (`_estimated`): PostgreSQL would multiply in its estimate of the phrases.
-_PHRASES_TESTED = " AND ({column} @@ to_tsquery('simple', :match)) IS TRUE"
-_ANY_PHRASES_TESTED = re.compile(re.escape(_PHRASES_TESTED).replace(r"\{column\}", r"\w+\.\w+"))
-
-
-def _claim_words(query: Query, params: dict[str, Any]) -> str:
+def _claim_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
     exact, relaxed = _claims_tsquery(query), _claims_tsquery(query, relaxed=True)
     return _words_match("c.search_fts", exact, relaxed, params)
 
 
-def _paper_words(query: Query, params: dict[str, Any]) -> str:
+def _paper_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
     return _words_match("p.search_fts", _tsquery(query), _tsquery(query, relaxed=True), params)
 
 
@@ -347,12 +343,12 @@ async def match_claims(
         undated = replace(where, since=None, until=None)
         conditions, more = _claim_conditions(undated, "c", "p")
         params |= more
-        words = _claim_words(query, params)
-        matching = f"FROM claims c WHERE {words} {conditions}"
+        found, tested = _claim_words(query, params)
+        matching = f"FROM claims c WHERE {found} {conditions}"
         if dated:
-            newest = await _newest_in_dates(session, matching, where, params, window)
+            newest = await _newest_in_dates(session, matching, tested, where, params, window)
         else:
-            newest = await _newest(session, "claims", "c.id", matching, params, window)
+            newest = await _newest(session, "claims", "c.id", matching, tested, params, window)
     return await _ranked(session, newest, query, params, offset)
 
 
@@ -387,11 +383,13 @@ async def _newest(
     table: str,
     key: str,
     matching: str,
+    tested: str,
     params: dict[str, Any],
     window: int,
 ) -> str:
     """SQL for the ids of the newest `window` rows of `matching` (a FROM and WHERE over
-    `table`, whose id is `key`), written for how PostgreSQL should find them.
+    `table`, whose id is `key`) that pass `tested` (the phrases' test, `_words_match`),
+    written for how PostgreSQL should find them.
 
     There are two ways, and PostgreSQL's planner picks badly between them. Walking the
     ids newest first, testing each row until the window is full, costs the window divided
@@ -412,6 +410,7 @@ async def _newest(
     a list). When those held too few, all the matches are read."""
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, table)
+    matching += tested
     every = f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC LIMIT :window"
     if _walked(matches, rows, window, table):
         return f"SELECT {key} AS id {matching} ORDER BY {key} DESC LIMIT :window"
@@ -440,10 +439,16 @@ PAPERS_BY_MEMBERSHIP = 20_000
 
 
 async def _newest_in_dates(
-    session: AsyncSession, matching: str, where: ClaimFilter, params: dict[str, Any], window: int
+    session: AsyncSession,
+    matching: str,
+    tested: str,
+    where: ClaimFilter,
+    params: dict[str, Any],
+    window: int,
 ) -> str:
     """SQL for the ids of the newest `window` claims of `matching` (FROM and WHERE over
-    `claims c`) whose paper is in the date range: the claims of its papers, newest first.
+    `claims c`) that pass `tested` and whose paper is in the date range: the claims of its
+    papers, newest first.
 
     Walking every claim newest first and testing its paper's date passes all the claims
     after the range first (1.45 million for `until:` the first weeks, at 100,000 papers:
@@ -460,6 +465,7 @@ async def _newest_in_dates(
     papers = f"FROM papers p WHERE true {dates}"
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, "claims")
+    matching += tested
     if _walked(matches, rows, window, "claims"):
         return f"""
             SELECT x.id FROM (SELECT p.id {papers} ORDER BY p.id DESC) AS r
@@ -485,9 +491,8 @@ async def _newest_in_dates(
 
 
 async def _estimated(session: AsyncSession, matching: str, params: dict[str, Any]) -> float:
-    """PostgreSQL's estimate of the rows of `matching` (a FROM and WHERE), its phrases as
-    their longest words: a fraction of a millisecond, from its statistics."""
-    matching = _ANY_PHRASES_TESTED.sub("", matching)
+    """PostgreSQL's estimate of the rows of `matching` (a FROM and WHERE): a fraction of a
+    millisecond, from its statistics."""
     explained = await session.execute(
         _bind(f"EXPLAIN (FORMAT JSON) SELECT 1 {matching}", params), params
     )
@@ -609,8 +614,9 @@ async def match_papers(
             ) AS m JOIN papers p ON p.id = m.id
             ORDER BY {as_typed}m.score, m.id DESC LIMIT :limit"""
     else:
-        matching = f"FROM papers p WHERE {_paper_words(query, params)}"
-        newest = await _newest(session, "papers", "p.id", matching, params, window)
+        found, tested = _paper_words(query, params)
+        matching = f"FROM papers p WHERE {found}"
+        newest = await _newest(session, "papers", "p.id", matching, tested, params, window)
         sql = f"""
             SELECT p.id FROM ({newest}) AS m JOIN papers p ON p.id = m.id,
                 to_tsquery('simple', :match) AS q
@@ -629,9 +635,11 @@ async def newest_papers(session: AsyncSession, query: Query, *, limit: int) -> l
         sql = """SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match
                  ORDER BY rowid DESC LIMIT :limit"""
     else:
-        matching = f"FROM papers p WHERE {_paper_words(query, params)}"
+        found, tested = _paper_words(query, params)
         params["window"] = limit
-        sql = await _newest(session, "papers", "p.id", matching, params, limit)
+        sql = await _newest(
+            session, "papers", "p.id", f"FROM papers p WHERE {found}", tested, params, limit
+        )
     rows = await session.execute(text(sql), params)
     return [row[0] for row in rows]
 
@@ -685,8 +693,9 @@ async def papers_by_claims(
         newest = """SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match
                     ORDER BY rowid DESC LIMIT :window"""
     else:
-        matching = f"FROM claims c WHERE {_claim_words(query, params)}"
-        newest = await _newest(session, "claims", "c.id", matching, params, window)
+        found, tested = _claim_words(query, params)
+        matching = f"FROM claims c WHERE {found}"
+        newest = await _newest(session, "claims", "c.id", matching, tested, params, window)
     sql = f"""
         SELECT c.paper_id, count(*) FROM ({newest}) AS m JOIN claims c ON c.id = m.id
         GROUP BY c.paper_id ORDER BY count(*) DESC, c.paper_id DESC"""
