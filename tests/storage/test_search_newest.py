@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import fulltext
+from storage import fulltext, newest_matches
 from storage.dialect import backend
 from storage.models import Claim, Paper
 from storage.search_text import index_text, parse_query
@@ -117,7 +117,7 @@ async def test_a_date_range_finds_its_newest_matches_whichever_way(
     dated_store: AsyncSession, way: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for name, value in WAYS[way].items():
-        monkeypatch.setattr(fulltext, name, value)
+        monkeypatch.setattr(newest_matches, name, value)
     ids = list((await dated_store.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
     per_paper = CLAIMS // DAYS
     for word in ("common", "middle", "fading", "rare"):
@@ -147,7 +147,7 @@ async def test_a_phrase_finds_only_its_words_in_a_row(
 ) -> None:
     """PostgreSQL's index is asked for a phrase's longest word (`qwen2`), and the phrase is
     tested on what it finds: claims holding the words apart are not matches."""
-    monkeypatch.setattr(fulltext, "WALK_SHARE", walk_share)
+    monkeypatch.setattr(newest_matches, "WALK_SHARE", walk_share)
     quotes = ["Qwen2.5-7B wins", "Qwen2 beats 7B models on 5 tasks", "7B Qwen2 5", "Qwen2.5-7B"]
     await add_paper(session, "p", quotes * 10, title="A paper")
     await stored(session)

@@ -1,0 +1,188 @@
+"""How PostgreSQL finds the newest matches of a search (storage/fulltext.py ranks them).
+
+Its planner picks badly between walking the ids newest first, testing each row, and
+reading every match from the text index: it prices the test of a row far below its cost,
+and estimates phrases as if their words were independent. So the way is decided here, from
+its estimate of the matches and the table's size, and each way is written out so that it
+can take no other.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from sqlalchemy import TextClause, bindparam, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage import digest_dates
+
+# Lists of ids a search's SQL may hold, bound as one parameter each (`IN :paper_ids`).
+_ID_LISTS = ("paper_ids", "without_papers", "without_claims")
+
+
+def bind(sql: str, params: dict[str, Any]) -> TextClause:
+    """`sql` as a statement whose id lists (`IN :paper_ids`) expand to their ids."""
+    statement = text(sql)
+    for name in _ID_LISTS:
+        if name in params and f":{name}" in sql:  # a list of ids found may replace them
+            statement = statement.bindparams(bindparam(name, expanding=True))
+    return statement
+
+
+# What testing one row for the words costs, in reads of one match from the text index
+# (measured at 100,000 papers: a claim 1.5 µs against 0.23 µs; a paper, whose text is
+# longer, 7-10 µs against 0.21 µs). It decides between walking and reading (see `newest`).
+TEST_COST = {"claims": 6.5, "papers": 40.0}
+# From this share of the rows matching, walking is cheapest whatever the store's size:
+# PostgreSQL would scan the table rather than combine the indexes for so many.
+WALK_SHARE = 1 / 3
+# What reading one match from the text index and its row costs, in tests of a row walked.
+READ_COST = 2.0
+# The newest ids searched first hold about this many times the window's matches.
+RANGE_MARGIN = 2
+
+
+async def newest(
+    session: AsyncSession,
+    table: str,
+    key: str,
+    matching: str,
+    tested: str,
+    params: dict[str, Any],
+    window: int,
+) -> str:
+    """SQL for the ids of the newest `window` rows of `matching` (a FROM and WHERE over
+    `table`, whose id is `key`) that pass `tested` (the phrases' test, `_words_match`),
+    written for how PostgreSQL should find them.
+
+    There are two ways, and PostgreSQL's planner picks badly between them. Walking the
+    ids newest first, testing each row until the window is full, costs the window divided
+    by the share of rows matching, times the test of a row. Reading every match from the
+    text index costs each match read (and `key + 0` hides the id index from the
+    ordering). So walking wins when matches² ≥ TEST_COST × window × rows (at 10,000 papers
+    for a word in a fifth of the claims, at 100,000 for one in a sixteenth), and whenever
+    WALK_SHARE of the rows match (papers' longer text would not walk by TEST_COST). The
+    planner prices the test of a row far below its cost and walks for middle words too
+    (100 ms for 1,000 claims of a word in 2.5% of them at 10,000 papers); asked for its
+    estimate of the matches (a fraction of a millisecond), this decides instead.
+
+    Reading from the text index is done among the newest ids first, as many as should
+    hold the window about RANGE_MARGIN times over (for a rare word, all of them):
+    combining the text index with the range of ids, PostgreSQL reads the rows of that
+    range only, not every match (it would rather walk the range testing each row: plain
+    index scans are turned off for that statement, and the ids it found are returned as
+    a list). When those held too few, all the matches are read."""
+    matches = await _estimated(session, matching, params)
+    rows = await _rows(session, table)
+    matching += tested
+    every = f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC LIMIT :window"
+    if _walked(matches, rows, window, table):
+        return f"SELECT {key} AS id {matching} ORDER BY {key} DESC LIMIT :window"
+    if matches <= RANGE_MARGIN * window:
+        return every
+    newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
+    span = int(RANGE_MARGIN * window * rows / matches)
+    params["newest_from"] = (newest_id.scalar_one() or 0) - span
+    ranged = f"SELECT {key} {matching} AND {key} > :newest_from ORDER BY {key} + 0 DESC"
+    ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
+    if len(ids) < window:
+        return every
+    params["newest_ids"] = ids
+    return _NEWEST_IDS
+
+
+def _walked(matches: float, rows: float, window: int, table: str) -> bool:
+    """Whether the newest matches are found cheapest by walking the ids (see `newest`)."""
+    return matches >= rows * WALK_SHARE or matches * matches >= TEST_COST[table] * window * rows
+
+
+_NEWEST_IDS = "SELECT unnest(CAST(:newest_ids AS bigint[])) AS id"
+# A date range holding at most this many papers has its claims' matches read through the
+# papers' ids (PostgreSQL); a wider one is walked, newest claims first.
+PAPERS_BY_MEMBERSHIP = 20_000
+
+
+async def newest_in_dates(
+    session: AsyncSession,
+    matching: str,
+    tested: str,
+    since: date | None,
+    until: date | None,
+    params: dict[str, Any],
+    window: int,
+) -> str:
+    """SQL for the ids of the newest `window` claims of `matching` (FROM and WHERE over
+    `claims c`) that pass `tested` and whose paper is in the date range: the claims of its
+    papers, newest first.
+
+    Walking every claim newest first and testing its paper's date passes all the claims
+    after the range first (1.45 million for `until:` the first weeks, at 100,000 papers:
+    9 s). So for a common word (see `newest`) the range's papers are walked newest first,
+    their claims tested, until the window is full (10-40 ms); for a rarer word in a
+    range of at most PAPERS_BY_MEMBERSHIP papers, the text index's matches are combined
+    with the claims of those papers (index scans off: 40 ms for a word in 2.5% of the
+    claims, where PostgreSQL would test every claim of the range); a wider range, which
+    holds most claims, is walked newest claims first unless reading every match from the
+    text index tests fewer rows (a rare word, or a range that ends long before the newest
+    claims)."""
+    dates, bounds = digest_dates.within_sql("p", since, until)
+    params |= bounds
+    papers = f"FROM papers p WHERE true {dates}"
+    matches = await _estimated(session, matching, params)
+    rows = await _rows(session, "claims")
+    matching += tested
+    if _walked(matches, rows, window, "claims"):
+        return f"""
+            SELECT x.id FROM (SELECT p.id {papers} ORDER BY p.id DESC) AS r
+            CROSS JOIN LATERAL (
+                SELECT c.id {matching} AND c.paper_id = r.id ORDER BY c.id DESC OFFSET 0
+            ) AS x
+            ORDER BY r.id DESC, x.id DESC LIMIT :window"""
+    if await _estimated(session, papers, bounds) <= PAPERS_BY_MEMBERSHIP:
+        members = f"{matching} AND c.paper_id = ANY(ARRAY(SELECT p.id {papers}))"
+        sql = f"SELECT c.id {members} ORDER BY c.id + 0 DESC LIMIT :window"
+        params["newest_ids"] = await _without_index_scans(session, sql, params)
+        return _NEWEST_IDS
+    # A wide range: walk the claims newest first (past those after the range), or read
+    # every match from the text index, whichever tests fewer rows.
+    in_range = f"{matching} AND c.paper_id IN (SELECT p.id {papers})"
+    after = 0.0
+    if until is not None:
+        later = await _estimated(session, "FROM papers p WHERE p.digest_date > :until", bounds)
+        after = rows * later / max(await _rows(session, "papers"), 1.0)
+    if matches * READ_COST < after + window * rows / max(matches, 1.0):
+        return f"SELECT c.id {in_range} ORDER BY c.id + 0 DESC LIMIT :window"
+    return f"SELECT c.id {in_range} ORDER BY c.id DESC LIMIT :window"
+
+
+async def _estimated(session: AsyncSession, matching: str, params: dict[str, Any]) -> float:
+    """PostgreSQL's estimate of the rows of `matching` (a FROM and WHERE): a fraction of a
+    millisecond, from its statistics."""
+    explained = await session.execute(
+        bind(f"EXPLAIN (FORMAT JSON) SELECT 1 {matching}", params), params
+    )
+    plan = explained.scalar_one()
+    return float((plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"]["Plan Rows"])
+
+
+async def _rows(session: AsyncSession, table: str) -> float:
+    sizes = await session.execute(
+        text("SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = CAST(:table AS regclass)"),
+        {"table": table},
+    )
+    return float(sizes.scalar_one() or 0)
+
+
+async def _without_index_scans(
+    session: AsyncSession, sql: str, params: dict[str, Any]
+) -> list[int]:
+    """The ids `sql` selects, run with plain index scans off: PostgreSQL then combines
+    the text index with another (bitmaps), instead of walking one testing each row."""
+    await session.execute(text("SELECT set_config('enable_indexscan', 'off', true)"))
+    # Not reset if the statement fails: the transaction is over then (a search past its
+    # time), and a statement sent now would hide why.
+    ids = [row[0] for row in await session.execute(bind(sql, params), params)]
+    await session.execute(text("SELECT set_config('enable_indexscan', 'on', true)"))
+    return ids
