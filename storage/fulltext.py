@@ -1,7 +1,8 @@
 """The full-text search SQL, written out for each store.
 
 Both stores index the same tokens (storage/search_text.py). What differs is the syntax:
-SQLite FTS5 MATCH with bm25, PostgreSQL tsquery with ts_rank. Ranking is applied to the
+SQLite FTS5 MATCH with bm25, PostgreSQL tsquery with ts_rank for papers; claims are ranked
+from their own text, alike on both (storage/claim_ranking.py). Ranking is applied to the
 newest `window` matches only, which both stores find in id order without scoring the
 rest, so a common word costs no more than a rare one. Any other store is refused
 (storage/dialect.backend).
@@ -9,6 +10,7 @@ rest, so a common word costs no more than a rare one. Any other store is refused
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +22,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import digest_dates, newest_matches
+from storage import claim_ranking, digest_dates, newest_matches
 from storage.dialect import backend
 from storage.newest_matches import bind
 from storage.search_text import Query, SearchTooCostly, Term
@@ -72,11 +74,6 @@ async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[
         raise
     finally:
         await raw.set_progress_handler(None, 0)
-
-
-# What a word's translation counts for in a claim's score (held or not), against 1 for each
-# occurrence of the word as typed: a claim in the language asked ranks first.
-TRANSLATED_WEIGHT = 0.5
 
 
 def _fts5_term(term: Term) -> str:
@@ -226,64 +223,6 @@ def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, 
     return sql, params
 
 
-def _scored(newest: str, query: Query, params: dict[str, Any], find: str) -> str:
-    """The newest matches ordered by a BM25-like score computed from each row itself, the
-    same SQL on both stores: each term's occurrences in the claim's indexed text,
-    saturating, normalised by the text's length; ties go to the newer row.
-
-    Why not FTS5's bm25(): it counts every match of every term in the whole index to
-    weigh them (its cost grows with the corpus: 30 ms for a common word at 1.3 million
-    claims), and PostgreSQL's ts_rank would order differently. Every hit holds every
-    term, so leaving out the term weights changes little.
-
-    Words typed in a form other than their stem (`benchmarks`, `AIME`) are indexed as
-    written too (storage/search_text.py), and a hit holding them so gains what the
-    saturating count can give at most (2.2): a word as typed never ranks below its other
-    forms (`aim` for `AIME`). A word typed as its stem (`benchmark`) cannot tell its forms
-    apart in the index; all of them rank alike.
-    """
-    padded = "(' ' || c.search_text || ' ')"
-    counts, parts = [], []
-    for i, term in enumerate(query.terms):
-        needle = " " + " ".join(term.tokens) + ("" if term.prefix else " ")
-        params[f"term{i}"] = needle
-        occurrences = [_occurrences(padded, f"term{i}", len(needle))]
-        if term.joined is not None:  # `xplanner` for `x-planner`
-            params[f"joined{i}"] = f" {term.joined} "
-            occurrences.append(_occurrences(padded, f"joined{i}", len(term.joined) + 2))
-        for j, other in enumerate(term.also):  # the other language counts for less
-            params[f"also{i}_{j}"] = " " + " ".join(other.tokens) + " "
-            # Held or not, not how often: a search finds the first place and stops (the
-            # cost of a word with three translations stays near that of the word alone).
-            held = f"{find}({padded}, :also{i}_{j}) > 0"
-            occurrences.append(f"(CASE WHEN {held} THEN {TRANSLATED_WEIGHT} ELSE 0 END)")
-        counts.append(f"{' + '.join(occurrences)} AS tf{i}")
-        parts.append(f"tf{i} * 2.2 / (tf{i} + 1.2 * (0.25 + 0.75 * dl / 400.0))")
-        bonus = _exact_bonus(padded, term.exact, f"exact{i}_", params, 2.2)
-        if bonus:
-            counts.append(f"{' + '.join(bonus)} AS exact{i}")
-            parts.append(f"exact{i}")
-    bonus = _phrase_bonus(padded, query.bonus, "bonus", params, 2.2)
-    if bonus:
-        counts.append(f"{' + '.join(bonus)} AS bonus")
-        parts.append("bonus")
-    # `count(*) OVER ()` is the number of rows ranked (the window's matches), computed
-    # with the ranking itself: the page's total costs no second search.
-    # PostgreSQL would merge the subquery into the ORDER BY, counting each term twice a
-    # row (`tf` stands twice in its part): `OFFSET 0` keeps the counts computed once.
-    fence = "OFFSET 0" if find == "strpos" else ""
-    return f"""
-        SELECT id, count(*) OVER () AS total FROM (
-            SELECT c.id, length(c.search_text) AS dl, {", ".join(counts)}
-            FROM ({newest}) AS m JOIN claims c ON c.id = m.id {fence}
-        ) AS s
-        ORDER BY {" + ".join(parts)} DESC, id DESC LIMIT :limit OFFSET :offset"""
-
-
-def _occurrences(padded: str, name: str, length: int) -> str:
-    return f"(length({padded}) - length(replace({padded}, :{name}, ''))) * 1.0 / {length}"
-
-
 def _exact_bonus(
     padded: str, words: tuple[str, ...], name: str, params: dict[str, Any], weight: float
 ) -> list[str]:
@@ -351,14 +290,13 @@ async def match_claims(
 async def _ranked(
     session: AsyncSession, newest: str, query: Query, params: dict[str, Any], offset: int
 ) -> Ranked:
-    find = "instr" if session.get_bind().dialect.name == "sqlite" else "strpos"
-    scored = _scored(newest, query, params, find)
-    rows = (await session.execute(bind(scored, params), params)).all()
-    if rows or offset == 0:
-        return Ranked([row[0] for row in rows], rows[0][1] if rows else 0)
-    # Past the last page: the total is still told.
-    counted = await session.execute(bind(f"SELECT count(*) FROM ({newest}) AS n", params), params)
-    return Ranked([], counted.scalar_one())
+    """One page of the newest matches (`newest`, SQL for their ids), best first
+    (storage/claim_ranking.py), and how many the window holds."""
+    claims = f"SELECT c.id, c.search_text FROM ({newest}) AS m JOIN claims c ON c.id = m.id"
+    rows = [(row[0], row[1]) for row in await session.execute(bind(claims, params), params)]
+    # CPU work over the window's text: in a thread, off the event loop.
+    ranking = await asyncio.to_thread(claim_ranking.rank, query, rows)
+    return Ranked(ranking[offset : offset + params["limit"]], len(rows))
 
 
 # A date range holding at most this many papers is matched by membership (exact, cheap);
