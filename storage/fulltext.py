@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import claim_ranking, digest_dates, newest_matches
 from storage.dialect import backend
-from storage.newest_matches import Words, bind
+from storage.newest_matches import bind
 from storage.search_text import Query, SearchTooCostly, Term
 
 
@@ -169,30 +169,29 @@ def _claims_tsquery(query: Query, relaxed: bool = False) -> str:
     return _tsquery(query, kept, relaxed)
 
 
-def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) -> Words:
+def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) -> tuple[str, str]:
     """SQL for `column` matching the tsquery `exact`, written for how PostgreSQL should use
     its text index: what the index is asked for, and the test of the phrases on the rows
     it finds (` AND …`, or none). PostgreSQL estimates a phrase (`Qwen2.5-7B`: `qwen2 <-> 5
     <-> 7b`) as if its words were independent, 139 claims where 32,761 match at 100,000
     papers, and every plan made on that reads all the matches. So the index is asked for
     `relaxed` (each phrase as its longest word, `qwen2`), which it estimates well; `IS
-    TRUE` keeps the phrases' test out of the index, and `newest_matches.newest` leaves it
-    out of the estimate that decides its way (PostgreSQL would multiply in its estimate of
-    them)."""
+    TRUE` keeps the phrases' test out of the index, and `newest_matches.newest` leaves it out of the
+    estimate that decides its way (PostgreSQL would multiply in its estimate of them)."""
     params["match"] = exact
     if relaxed == exact:
-        return Words(f"{column} @@ to_tsquery('simple', :match)", "", exact)
+        return f"{column} @@ to_tsquery('simple', :match)", ""
     params["relaxed"] = relaxed
     tested = f" AND ({column} @@ to_tsquery('simple', :match)) IS TRUE"
-    return Words(f"{column} @@ to_tsquery('simple', :relaxed)", tested, relaxed)
+    return f"{column} @@ to_tsquery('simple', :relaxed)", tested
 
 
-def _claim_words(query: Query, params: dict[str, Any]) -> Words:
+def _claim_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
     exact, relaxed = _claims_tsquery(query), _claims_tsquery(query, relaxed=True)
     return _words_match("c.search_fts", exact, relaxed, params)
 
 
-def _paper_words(query: Query, params: dict[str, Any]) -> Words:
+def _paper_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
     return _words_match("p.search_fts", _tsquery(query), _tsquery(query, relaxed=True), params)
 
 
@@ -275,15 +274,15 @@ async def match_claims(
         undated = replace(where, since=None, until=None)
         conditions, more = _claim_conditions(undated, "c", "p")
         params |= more
-        words = _claim_words(query, params)
-        matching = f"FROM claims c WHERE {words.found} {conditions}"
+        found, tested = _claim_words(query, params)
+        matching = f"FROM claims c WHERE {found} {conditions}"
         if dated:
             newest = await newest_matches.newest_in_dates(
-                session, matching, words, where.since, where.until, params, window
+                session, matching, tested, where.since, where.until, params, window
             )
         else:
             newest = await newest_matches.newest(
-                session, "claims", "c.id", matching, words, params, window
+                session, "claims", "c.id", matching, tested, params, window
             )
     return await _ranked(session, newest, query, params, offset)
 
@@ -393,10 +392,10 @@ async def match_papers(
             ) AS m JOIN papers p ON p.id = m.id
             ORDER BY {as_typed}m.score, m.id DESC LIMIT :limit"""
     else:
-        words = _paper_words(query, params)
-        matching = f"FROM papers p WHERE {words.found}"
+        found, tested = _paper_words(query, params)
+        matching = f"FROM papers p WHERE {found}"
         newest = await newest_matches.newest(
-            session, "papers", "p.id", matching, words, params, window
+            session, "papers", "p.id", matching, tested, params, window
         )
         sql = f"""
             SELECT p.id FROM ({newest}) AS m JOIN papers p ON p.id = m.id,
@@ -416,10 +415,10 @@ async def newest_papers(session: AsyncSession, query: Query, *, limit: int) -> l
         sql = """SELECT rowid FROM papers_fts WHERE papers_fts MATCH :match
                  ORDER BY rowid DESC LIMIT :limit"""
     else:
-        words = _paper_words(query, params)
+        found, tested = _paper_words(query, params)
         params["window"] = limit
         sql = await newest_matches.newest(
-            session, "papers", "p.id", f"FROM papers p WHERE {words.found}", words, params, limit
+            session, "papers", "p.id", f"FROM papers p WHERE {found}", tested, params, limit
         )
     rows = await session.execute(text(sql), params)
     return [row[0] for row in rows]
@@ -474,10 +473,10 @@ async def papers_by_claims(
         newest = """SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match
                     ORDER BY rowid DESC LIMIT :window"""
     else:
-        words = _claim_words(query, params)
-        matching = f"FROM claims c WHERE {words.found}"
+        found, tested = _claim_words(query, params)
+        matching = f"FROM claims c WHERE {found}"
         newest = await newest_matches.newest(
-            session, "claims", "c.id", matching, words, params, window
+            session, "claims", "c.id", matching, tested, params, window
         )
     sql = f"""
         SELECT c.paper_id, count(*) FROM ({newest}) AS m JOIN claims c ON c.id = m.id

@@ -10,10 +10,8 @@ can take no other.
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import TextClause, bindparam, text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -33,22 +31,6 @@ def bind(sql: str, params: dict[str, Any]) -> TextClause:
     return statement
 
 
-class Words(NamedTuple):
-    """A search's words as SQL (fulltext._words_match): what the text index is asked for
-    (`found`, a condition), the test of the phrases on the rows it finds (`tested`, ` AND
-    …` or none), and the tsquery the index is asked (`asked`)."""
-
-    found: str
-    tested: str
-    asked: str
-
-
-def _index_words(asked: str) -> list[str]:
-    """The words (lexemes) the text index reads for the tsquery `asked`, each once: those
-    a match must or may hold, not those it must not (` & !(…)`, tested on what is read)."""
-    return list(dict.fromkeys(re.findall(r"'[^']*'(?::\*)?", asked.split(" & !(")[0])))
-
-
 # What testing one row for the words costs, in reads of one match from the text index
 # (measured at 100,000 papers: a claim 1.5 µs against 0.23 µs; a paper, whose text is
 # longer, 7-10 µs against 0.21 µs). It decides between walking and reading (see `newest`).
@@ -58,10 +40,6 @@ TEST_COST = {"claims": 6.5, "papers": 40.0}
 WALK_SHARE = 1 / 3
 # What reading one match from the text index and its row costs, in tests of a row walked.
 READ_COST = 2.0
-# What each word after the first adds to the test of a row, in tests of one word: a row is
-# tested for each word of the query and its alternatives (translations, a hyphenated
-# word's joined form). Fitted on the benchmark's mix at 10,000 and 100,000 papers.
-EACH_FURTHER_WORD = 1 / 4
 # The newest ids searched first hold about this many times the window's matches.
 RANGE_MARGIN = 2
 
@@ -71,24 +49,21 @@ async def newest(
     table: str,
     key: str,
     matching: str,
-    words: Words,
+    tested: str,
     params: dict[str, Any],
     window: int,
 ) -> str:
     """SQL for the ids of the newest `window` rows of `matching` (a FROM and WHERE over
-    `table`, whose id is `key`, holding `words.found`) that pass `words.tested`, written
-    for how PostgreSQL should find them.
+    `table`, whose id is `key`) that pass `tested` (the phrases' test, `_words_match`),
+    written for how PostgreSQL should find them.
 
     There are two ways, and PostgreSQL's planner picks badly between them. Walking the
     ids newest first, testing each row until the window is full, costs the window divided
     by the share of rows matching, times the test of a row. Reading every match from the
-    text index costs each entry it reads (and `key + 0` hides the id index from the
-    ordering): every row holding any of the words it is asked for, which for a word and
-    its translations (`memory reasoning`: 8 words) is many times the matches. So walking
-    wins when matches × entries read ≥ the test of a row × window × rows (for one word, at
-    10,000 papers a word in a fifth of the claims, at 100,000 one in a sixteenth), and
-    whenever WALK_SHARE of the rows match (papers' longer text would not walk by its test
-    cost). The
+    text index costs each match read (and `key + 0` hides the id index from the
+    ordering). So walking wins when matches² ≥ TEST_COST × window × rows (at 10,000 papers
+    for a word in a fifth of the claims, at 100,000 for one in a sixteenth), and whenever
+    WALK_SHARE of the rows match (papers' longer text would not walk by TEST_COST). The
     planner prices the test of a row far below its cost and walks for middle words too
     (100 ms for 1,000 claims of a word in 2.5% of them at 10,000 papers); asked for its
     estimate of the matches (a fraction of a millisecond), this decides instead.
@@ -99,15 +74,16 @@ async def newest(
     range only, not every match (it would rather walk the range testing each row: plain
     index scans are turned off for that statement, and the ids it found are returned as
     a list). When those held too few, all the matches are read."""
-    sizes = await _sizes(session, table, matching, words, params)
-    matching += words.tested
+    matches = await _estimated(session, matching, params)
+    rows = await _rows(session, table)
+    matching += tested
     every = f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC LIMIT :window"
-    if sizes.walked(table, window):
+    if _walked(matches, rows, window, table):
         return f"SELECT {key} AS id {matching} ORDER BY {key} DESC LIMIT :window"
-    if sizes.matches <= RANGE_MARGIN * window:
+    if matches <= RANGE_MARGIN * window:
         return every
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
-    span = int(RANGE_MARGIN * window * sizes.rows / sizes.matches)
+    span = int(RANGE_MARGIN * window * rows / matches)
     params["newest_from"] = (newest_id.scalar_one() or 0) - span
     ranged = f"SELECT {key} {matching} AND {key} > :newest_from ORDER BY {key} + 0 DESC"
     ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
@@ -117,35 +93,9 @@ async def newest(
     return _NEWEST_IDS
 
 
-@dataclass(frozen=True)
-class _Sizes:
-    """What decides the way to a search's newest matches (see `newest`)."""
-
-    matches: float  # rows matching, by the planner's estimate
-    reads: float  # entries the text index reads for them: rows holding any of the words
-    rows: float  # in the table
-    words: int  # the query's words a row is tested for
-
-    def walked(self, table: str, window: int) -> bool:
-        """Whether the newest matches are found cheapest by walking the ids."""
-        test = TEST_COST[table] * (1 + (self.words - 1) * EACH_FURTHER_WORD)
-        return (
-            self.matches >= self.rows * WALK_SHARE
-            or self.matches * self.reads >= test * window * self.rows
-        )
-
-
-async def _sizes(
-    session: AsyncSession, table: str, matching: str, words: Words, params: dict[str, Any]
-) -> _Sizes:
-    matches = await _estimated(session, matching, params)
-    read = _index_words(words.asked)
-    reads = matches
-    if len(read) > 1:
-        params["any_word"] = " | ".join(read)
-        holding = f"FROM {table} WHERE search_fts @@ to_tsquery('simple', :any_word)"
-        reads = max(await _estimated(session, holding, params), matches)
-    return _Sizes(matches, reads, await _rows(session, table), max(len(read), 1))
+def _walked(matches: float, rows: float, window: int, table: str) -> bool:
+    """Whether the newest matches are found cheapest by walking the ids (see `newest`)."""
+    return matches >= rows * WALK_SHARE or matches * matches >= TEST_COST[table] * window * rows
 
 
 _NEWEST_IDS = "SELECT unnest(CAST(:newest_ids AS bigint[])) AS id"
@@ -157,15 +107,15 @@ PAPERS_BY_MEMBERSHIP = 20_000
 async def newest_in_dates(
     session: AsyncSession,
     matching: str,
-    words: Words,
+    tested: str,
     since: date | None,
     until: date | None,
     params: dict[str, Any],
     window: int,
 ) -> str:
     """SQL for the ids of the newest `window` claims of `matching` (FROM and WHERE over
-    `claims c`) that pass `words.tested` and whose paper is in the date range: the claims
-    of its papers, newest first.
+    `claims c`) that pass `tested` and whose paper is in the date range: the claims of its
+    papers, newest first.
 
     Walking every claim newest first and testing its paper's date passes all the claims
     after the range first (1.45 million for `until:` the first weeks, at 100,000 papers:
@@ -180,9 +130,10 @@ async def newest_in_dates(
     dates, bounds = digest_dates.within_sql("p", since, until)
     params |= bounds
     papers = f"FROM papers p WHERE true {dates}"
-    sizes = await _sizes(session, "claims", matching, words, params)
-    matching += words.tested
-    if sizes.walked("claims", window):
+    matches = await _estimated(session, matching, params)
+    rows = await _rows(session, "claims")
+    matching += tested
+    if _walked(matches, rows, window, "claims"):
         return f"""
             SELECT x.id FROM (SELECT p.id {papers} ORDER BY p.id DESC) AS r
             CROSS JOIN LATERAL (
@@ -200,8 +151,8 @@ async def newest_in_dates(
     after = 0.0
     if until is not None:
         later = await _estimated(session, "FROM papers p WHERE p.digest_date > :until", bounds)
-        after = sizes.rows * later / max(await _rows(session, "papers"), 1.0)
-    if sizes.reads * READ_COST < after + window * sizes.rows / max(sizes.matches, 1.0):
+        after = rows * later / max(await _rows(session, "papers"), 1.0)
+    if matches * READ_COST < after + window * rows / max(matches, 1.0):
         return f"SELECT c.id {in_range} ORDER BY c.id + 0 DESC LIMIT :window"
     return f"SELECT c.id {in_range} ORDER BY c.id DESC LIMIT :window"
 

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from storage import fulltext, newest_matches
 from storage.dialect import backend
 from storage.models import Claim, Paper
-from storage.search_text import index_text, parse_query, read_dictionary
+from storage.search_text import index_text, parse_query
 
 CLAIMS = 600
 WINDOW = 20
@@ -159,44 +159,3 @@ async def test_a_phrase_finds_only_its_words_in_a_row(
     newest = [claim_id for claim_id, quote in rows if quote.startswith("Qwen2.5-7B")][:WINDOW]
     assert sorted(ranked.ids) == sorted(newest)
     assert ranked.total == len(newest)
-
-
-# A word and its translations, walked or read from the text index (which reads every entry
-# of each of its words: the decision counts them).
-TRANSLATED_WAYS = {
-    "as planned": {},
-    "walked": {"WALK_SHARE": 0.0},
-    "read": {"WALK_SHARE": 2.0, "EACH_FURTHER_WORD": 1e9},
-}
-
-
-@pytest.mark.parametrize("way", TRANSLATED_WAYS)
-async def test_a_word_and_its_translations_find_the_same_newest_matches_whichever_way(
-    session: AsyncSession, way: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for name, value in TRANSLATED_WAYS[way].items():
-        monkeypatch.setattr(newest_matches, name, value)
-    quotes = [["latency falls", "延迟 降低", "throughput rises"][i % 3] for i in range(90)]
-    await add_paper(session, "p", quotes, title="A paper")
-    await stored(session)
-    read_dictionary()
-    query = parse_query("latency")
-    assert query.terms[0].also, "searched in Chinese too"
-    ranked = await fulltext.match_claims(
-        session, query, fulltext.ClaimFilter(), limit=100, offset=0, window=WINDOW
-    )
-    rows = await session.execute(text("SELECT id, quote_en FROM claims ORDER BY id DESC"))
-    newest = [claim_id for claim_id, quote in rows if "throughput" not in quote][:WINDOW]
-    assert sorted(ranked.ids) == sorted(newest)
-
-
-def test_the_index_reads_each_word_it_is_asked_for_once() -> None:
-    asked = "(('latenc') | ('延迟')) & ('ms' | 'latenc') & 'vid':* & !('audio')"
-    assert newest_matches._index_words(asked) == ["'latenc'", "'延迟'", "'ms'", "'vid':*"]
-
-
-def test_words_read_many_times_over_make_walking_cheaper() -> None:
-    one_word = newest_matches._Sizes(matches=1_000, reads=1_000, rows=100_000, words=1)
-    translated = newest_matches._Sizes(matches=1_000, reads=500_000, rows=100_000, words=6)
-    assert not one_word.walked("claims", 20)
-    assert translated.walked("claims", 20)
