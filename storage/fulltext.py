@@ -176,8 +176,9 @@ def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) 
     <-> 7b`) as if its words were independent, 139 claims where 32,761 match at 100,000
     papers, and every plan made on that reads all the matches. So the index is asked for
     `relaxed` (each phrase as its longest word, `qwen2`), which it estimates well; `IS
-    TRUE` keeps the phrases' test out of the index, and `newest_matches.newest` leaves it out of the
-    estimate that decides its way (PostgreSQL would multiply in its estimate of them)."""
+    TRUE` keeps the phrases' test out of the index, and `newest_matches.newest` leaves it
+    out of the estimate that decides its way (PostgreSQL would multiply in its estimate of
+    them)."""
     params["match"] = exact
     if relaxed == exact:
         return f"{column} @@ to_tsquery('simple', :match)", ""
