@@ -35,7 +35,9 @@ from storage.search import lookup_paper, parse_claim_search, search_claims
 from tests.benchmarks.corpus import benchmark_queries, generate_corpus
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
-OTHERS = "<!-- worst-inputs -->"  # where the sections of the other benchmarks begin
+# Where what follows this benchmark's own section begins: the ingest rounds written by
+# hand after its first run, and the other benchmarks' sections.
+OTHERS = "<!-- ingest-rounds -->"
 TARGET_P99_MS = 50.0
 TARGET_INGEST_PER_S = 1000.0
 SCAN_SAMPLE = 40  # grep and LIKE scan every file or row: a sample of the claim queries
@@ -208,7 +210,7 @@ def main() -> int:
         command = "python -m tests.benchmarks.bench_search --papers " + " ".join(
             str(n) for n in args.papers
         )
-        # The other benchmarks' sections (from the first marker on) are kept as they are.
+        # What follows (from the marker on) is kept as it is.
         old = RESULTS.read_text(encoding="utf-8")
         others = old[old.index(OTHERS) :] if OTHERS in old else ""
         text = document(machine(), command, tables, sizes).rstrip() + "\n\n" + others
@@ -257,27 +259,6 @@ mix (`tests.benchmarks.corpus.benchmark_queries`: names, arXiv IDs and URLs, tit
 mid-frequency and rare English and Chinese words, numbers, mixed and filtered queries,
 queries that match nothing). grep and the LIKE scan run on a sample of the claim queries;
 `/claims (same sample)` times our search on exactly that sample for the ratios.
-
-## Ingest: where the time goes, what was tried
-
-The synthetic corpus is heavier per paper than the seeds (about 13 numbered claims and 5
-abstract findings per paper, 6.9 KB of text), so its papers/s understates the rate on
-digests like `seeds/`. Per 1,000 papers of it, on one core: parsing about 0.75 s,
-normalising and tokenizing the search text of claims and papers about 1.5 s, SQLite
-(rows, indexes, FTS5 triggers) about 1.5 s, SQLAlchemy and aiosqlite the rest.
-
-Tried and kept: Core bulk inserts instead of ORM objects (ORM bookkeeping was about a
-third of the time); one insert of all a file's claims; normalising with a translate
-table built once instead of per-character calls (5× faster); a 64 MiB SQLite page cache.
-Tried and dropped: indexing new rows with one `INSERT … SELECT` into FTS5 instead of the
-insert triggers (the triggers cost about 1 ms per paper), because a row inserted any
-other way was then missing from the index and deleting it corrupted the index; a
-regex-based normaliser (20× slower than the translate table). Not tried yet: parsing and
-tokenizing in a worker process beside the writing one (both cores), and a leaner
-tokenizer in C (ICU or an FTS5 tokenizer extension).
-
-Re-ingesting the unchanged corpus reads and hashes every file and skips it: that time is
-reading and SHA-256 of the corpus, nothing is parsed or written.
 
 """
 
