@@ -3,7 +3,8 @@
 Vectors are held quantised to int8 (one byte a dimension): 1.3 million claims of 384
 dimensions take about 0.5 GB, plus the graph (see tests/benchmarks/RESULTS.md for the
 measured figures), where float32 would need 2 GB. Cosine similarity is what usearch
-computes on them; a search looks at a few hundred graph nodes, not at every vector.
+computes on them; a search looks at a few hundred graph nodes, not at every vector (but
+in a small index, which is searched exactly).
 
 One lock serialises changes and searches: a search takes about a millisecond, and the
 large change (the build at start) happens on a fresh index that is swapped in whole.
@@ -22,6 +23,9 @@ from usearch.index import Index
 CONNECTIVITY = 16  # graph edges a node keeps: memory against recall
 EXPANSION_ADD = 40  # candidates looked at when a vector is added: build time against recall
 EXPANSION_SEARCH = 128  # candidates looked at by a search: query time against recall
+# An index of at most this many items is searched exactly, every vector compared (0.5 ms
+# at 10,000): a small store's answers never depend on how its graph happened to be built.
+EXACT_UP_TO = 10_000
 QUANT_STEPS = 127  # int8 steps from 0 to 1 in a stored unit vector
 SAME_WITHIN = 1.5  # steps: the int8 copy is truncated, the table's copy is float16
 
@@ -97,7 +101,8 @@ class VectorIndex:
         with self._lock:
             if not len(self._index):
                 return []
-            found = self._index.search(vector, min(count, len(self._index)))
+            size = len(self._index)
+            found = self._index.search(vector, min(count, size), exact=size <= EXACT_UP_TO)
         return [
             (int(key), 1.0 - float(distance))
             for key, distance in zip(found.keys, found.distances, strict=True)
