@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from storage.claim_ranking import rank
-from storage.search_text import index_text, parse_query, read_dictionary
+from storage.search_text import BadQuery, index_text, parse_query, read_dictionary
 
 
 def ranked(typed: str, *texts: str) -> list[int]:
@@ -60,6 +60,20 @@ def test_every_claim_is_ranked_once_whatever_their_order(
     typed: str, given_texts: list[str]
 ) -> None:
     query = parse_query(typed)
+    claims = [(i, index_text(text)) for i, text in enumerate(given_texts, 1)]
+    order = rank(query, claims)
+    assert sorted(order) == [i for i, _ in claims]
+    assert rank(query, claims[::-1]) == order
+
+
+@given(st.text(max_size=300), st.lists(st.text(max_size=400), max_size=8))
+def test_any_typed_text_ranks_every_claim_once(typed: str, given_texts: list[str]) -> None:
+    """Whatever is typed (NUL, emoji, lone surrogates, 300 characters of one CJK letter)
+    and whatever the claims hold, each claim is ranked once and the order is total."""
+    try:
+        query = parse_query(typed)
+    except BadQuery:
+        return  # answered with a sentence before any search
     claims = [(i, index_text(text)) for i, text in enumerate(given_texts, 1)]
     order = rank(query, claims)
     assert sorted(order) == [i for i, _ in claims]
