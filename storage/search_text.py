@@ -219,64 +219,68 @@ def index_text(*parts: str | None) -> str:
     # the loops over tokens in C (map, join); only tokens not yet cached take a call.
     found = _INDEXED_TOKEN.findall(text)
     cached = list(map(_INDEXED.get, found))
-    if None in cached:
-        cached = [entry or _indexed(token) for entry, token in zip(cached, found, strict=True)]
-    entries = cast("list[tuple[str, tuple[str, ...]]]", cached)
+    entries = _with_new_tokens(found) if None in cached else cast("list[_Entry]", cached)
     tokens = " ".join(map(_OWN, entries))
     forms = dict.fromkeys(chain.from_iterable(map(_OTHERS, entries)))
     return f"{tokens} {' '.join(forms)}" if forms else tokens
 
 
+_Entry = tuple[str, tuple[str, ...]]
 _OWN, _OTHERS = itemgetter(0), itemgetter(1)  # of an _INDEXED entry
 
 
 # What index_text adds for a token as the text holds it (`x-planner` included): its
 # tokens joined by spaces and the other forms of a word; looked up once per token (a plain
 # dict: the cheapest lookup on ingest's hot path), emptied when full.
-_INDEXED: dict[str, tuple[str, tuple[str, ...]]] = {}
+_INDEXED: dict[str, _Entry] = {}
 # The runs _TOKEN_KIND reads, without telling their kind: a decimal number holds a dot,
 # a Chinese/Japanese/Korean run starts with one of those characters, a word is the rest.
 _INDEXED_TOKEN = re.compile(rf"[{_CJK}]+|{_NUMBER}|{_LETTERS}(?:[{_HYPHEN}](?!\d+\.\d){_LETTERS})*")
-_LONGEST_CACHED_RUN = 16  # Chinese runs repeat when short; long ones are not kept
+_LONGEST_KEPT = 24  # words, numbers and short Chinese runs repeat; long runs do not
 
 
-def _indexed(token: str) -> tuple[str, tuple[str, ...]]:
+def _with_new_tokens(found: list[str]) -> list[_Entry]:
+    """The entries of `found`, some of whose tokens are not cached: each new one computed
+    once and added, so that the lookups stay one C loop; then the long ones dropped."""
+    unseen = set(found).difference(_INDEXED)
+    if len(_INDEXED) + len(unseen) > _WORD_CACHE:
+        _INDEXED.clear()
+        unseen = set(found)
+    new = {token: _indexed(token) for token in unseen}
+    _INDEXED.update(new)
+    entries = list(map(_INDEXED.__getitem__, found))
+    for token in new:
+        if len(token) > _LONGEST_KEPT:
+            del _INDEXED[token]
+    return entries
+
+
+def _indexed(token: str) -> _Entry:
     if "." in token:  # a decimal number, as written
         return token, ()
-    if not _CJK_RUN.match(token):
-        return _indexed_word(token)
-    entry = (" ".join([*map(str.__add__, token, token[1:]), token[-1]]), ())
-    if len(token) <= _LONGEST_CACHED_RUN:
-        if len(_INDEXED) >= _WORD_CACHE:
-            _INDEXED.clear()
-        _INDEXED[token] = entry
-    return entry
+    if _CJK_RUN.match(token):
+        return " ".join([*map(str.__add__, token, token[1:]), token[-1]]), ()
+    return _indexed_word(token)
 
 
-def _indexed_word(word: str) -> tuple[str, tuple[str, ...]]:
+def _indexed_word(word: str) -> _Entry:
     """A word's tokens in the text (joined by spaces) and its other forms. `x-planner`
     gives its parts, and the joined form `xplanner` with that word's own forms; a range of
     numbers (`5-7b` in `2.5-7b`) is not a word and has no joined form."""
-    if "-" in word or "\u2010" in word:
-        pieces = _HYPHENS.split(word)
-        tokens: list[str] = []
-        forms: list[str] = []
-        for piece in pieces:
-            token, others = word_forms(piece)
-            tokens.append(token)
-            forms.extend(others)
-        if not pieces[0].isdigit():
-            token, others = word_forms("".join(pieces))
-            forms.append(token)
-            forms.extend(others)
-        entry = (" ".join(tokens), tuple(forms))
-    else:
-        entry = word_forms(word)
-    if len(word) <= LONGEST_WORD:
-        if len(_INDEXED) >= _WORD_CACHE:
-            _INDEXED.clear()
-        _INDEXED[word] = entry
-    return entry
+    if "-" not in word and "\u2010" not in word:
+        return word_forms(word)
+    pieces = _HYPHENS.split(word)
+    tokens: list[str] = []
+    forms: list[str] = []
+    for piece in pieces:
+        token, others = word_forms(piece)
+        tokens.append(token)
+        forms.extend(others)
+    if not pieces[0].isdigit():
+        token, others = word_forms("".join(pieces))
+        forms.append(token)
+        forms.extend(others)
+    return " ".join(tokens), tuple(forms)
 
 
 @dataclass(frozen=True)

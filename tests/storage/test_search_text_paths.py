@@ -71,3 +71,16 @@ def test_any_text_normalises_as_the_long_way(text: str) -> None:
 @given(st.lists(_TEXTS | st.none(), max_size=4))
 def test_fields_are_indexed_as_their_text_joined(parts: list[str | None]) -> None:
     assert index_text(*parts) == index_text(" ".join(p for p in parts if p))
+
+
+@given(st.lists(_TEXTS, min_size=1, max_size=6))
+def test_the_token_cache_never_changes_what_is_indexed(texts: list[str]) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_text, "_INDEXED", {})
+        fresh = []
+        for text in texts:
+            search_text._INDEXED.clear()
+            fresh.append(index_text(text))
+        patch.setattr(search_text, "_WORD_CACHE", 3)  # full, and emptied, on most texts
+        assert [index_text(text) for text in texts] == fresh
+        assert [index_text(text) for text in texts] == fresh
