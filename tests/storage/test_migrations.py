@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -284,3 +286,22 @@ async def name_keys(engine: AsyncEngine) -> list[tuple[int, str | None]]:
     async with engine.connect() as connection:
         rows = await connection.execute(text("SELECT id, name_key FROM papers ORDER BY id"))
         return [(row[0], row[1]) for row in rows]
+
+
+@pytest.mark.parametrize("existing_page_size", [None, 4096])
+async def test_a_new_sqlite_store_has_8_kib_pages_and_an_older_one_keeps_its_own(
+    tmp_path: Path, existing_page_size: int | None
+) -> None:
+    path = tmp_path / "paperbot.db"
+    if existing_page_size:  # a store created before, with SQLite's default pages
+        with sqlite3.connect(path) as older:
+            older.execute(f"PRAGMA page_size={existing_page_size}")
+            older.execute("PRAGMA journal_mode=WAL")
+            older.execute("CREATE TABLE earlier (id INTEGER)")
+    async with db.open_engine(URL.create("sqlite+aiosqlite", database=str(path))) as engine:
+        await upgraded_with_seeds(engine)
+        async with db.session_factory(engine)() as session:
+            hits = await search_claims(session, "AUROC")
+    assert hits.total > 0
+    with sqlite3.connect(path) as store:
+        assert store.execute("PRAGMA page_size").fetchone()[0] == (existing_page_size or 8192)
