@@ -36,8 +36,8 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass, replace
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, compress
+from operator import itemgetter, not_
 from pathlib import Path
 from typing import NamedTuple, cast
 
@@ -219,7 +219,7 @@ def index_text(*parts: str | None) -> str:
     # the loops over tokens in C (map, join); only tokens not yet cached take a call.
     found = _INDEXED_TOKEN.findall(text)
     cached = list(map(_INDEXED.get, found))
-    entries = _with_new_tokens(found) if None in cached else cast("list[_Entry]", cached)
+    entries = _with_new_tokens(found, cached) if None in cached else cast("list[_Entry]", cached)
     tokens = " ".join(map(_OWN, entries))
     forms = dict.fromkeys(chain.from_iterable(map(_OTHERS, entries)))
     return f"{tokens} {' '.join(forms)}" if forms else tokens
@@ -239,20 +239,16 @@ _INDEXED_TOKEN = re.compile(rf"[{_CJK}]+|{_NUMBER}|{_LETTERS}(?:[{_HYPHEN}](?!\d
 _LONGEST_KEPT = 24  # words, numbers and short Chinese runs repeat; long runs do not
 
 
-def _with_new_tokens(found: list[str]) -> list[_Entry]:
-    """The entries of `found`, some of whose tokens are not cached: each new one computed
-    once and added, so that the lookups stay one C loop; then the long ones dropped."""
-    unseen = set(found).difference(_INDEXED)
-    if len(_INDEXED) + len(unseen) > _WORD_CACHE:
+def _with_new_tokens(found: list[str], cached: list[_Entry | None]) -> list[_Entry]:
+    """The entries of `found`, given those `cached` (None where not): each new token's
+    computed once, the lookups one C loop still, the shared cache only written to (ingest
+    in `serve` may tokenise in two threads at once); long tokens are not kept."""
+    new = {token: _indexed(token) for token in set(compress(found, map(not_, cached)))}
+    entries = list(map(new.get, found, cached))
+    if len(_INDEXED) + len(new) > _WORD_CACHE:
         _INDEXED.clear()
-        unseen = set(found)
-    new = {token: _indexed(token) for token in unseen}
-    _INDEXED.update(new)
-    entries = list(map(_INDEXED.__getitem__, found))
-    for token in new:
-        if len(token) > _LONGEST_KEPT:
-            del _INDEXED[token]
-    return entries
+    _INDEXED.update({token: entry for token, entry in new.items() if len(token) <= _LONGEST_KEPT})
+    return cast("list[_Entry]", entries)
 
 
 def _indexed(token: str) -> _Entry:

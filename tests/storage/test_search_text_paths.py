@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -84,3 +85,20 @@ def test_the_token_cache_never_changes_what_is_indexed(texts: list[str]) -> None
         patch.setattr(search_text, "_WORD_CACHE", 3)  # full, and emptied, on most texts
         assert [index_text(text) for text in texts] == fresh
         assert [index_text(text) for text in texts] == fresh
+
+
+class _EmptiedByAnotherThread(dict[str, object]):
+    """The token cache as one thread sees it while another empties it after each write."""
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self.clear()
+
+
+@given(st.lists(_TEXTS, min_size=1, max_size=6))
+def test_a_cache_emptied_by_another_thread_meanwhile_changes_nothing(texts: list[str]) -> None:
+    """`serve` may parse a file in one thread while it re-tokenises edited papers in another."""
+    expected = [index_text(text) for text in texts]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_text, "_INDEXED", _EmptiedByAnotherThread())
+        assert [index_text(text) for text in texts] == expected
