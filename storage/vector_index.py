@@ -99,9 +99,9 @@ class VectorIndex:
     def search(self, vector: NDArray[np.float32], count: int) -> list[tuple[int, float]]:
         """The `count` nearest items as (id, cosine similarity), most similar first."""
         with self._lock:
-            if not len(self._index):
-                return []
             size = len(self._index)
+            if not size:
+                return []
             found = self._index.search(vector, min(count, size), exact=size <= EXACT_UP_TO)
         return [
             (int(key), 1.0 - float(distance))
