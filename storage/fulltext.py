@@ -224,23 +224,33 @@ def _claim_conditions(where: ClaimFilter, claim: str, paper: str) -> tuple[str, 
     return sql, params
 
 
-def _exact_bonus(
-    padded: str, words: tuple[str, ...], name: str, params: dict[str, Any], weight: float
+def _papers_as_typed(
+    session: AsyncSession, words: tuple[str, ...], phrases: tuple[Term, ...], params: dict[str, Any]
 ) -> list[str]:
-    """`weight`, shared among the words given, for each of them `padded` holds as a token.
-    Tokens hold letters and digits only, so they need no escaping inside LIKE."""
+    """SQL scoring a paper 1 for holding `words` in its names and 1 for holding `phrases`
+    (Chinese runs as typed) in its text, each shared among them. PostgreSQL asks the
+    paper's stored vector (names weigh A), which ranking reads anyway: a pattern over the
+    text of a thousand papers took 20 ms of a search at 10,000 papers."""
+    runs = [" ".join(phrase.tokens) for phrase in phrases]
+    if backend(session) == "sqlite":  # tokens hold letters and digits: nothing to escape
+        head = "(' ' || p.search_head || ' ')"
+        whole = "(' ' || p.search_head || ' ' || p.search_body || ' ')"
+        return _shared(f"{head} LIKE {{}}", [f"% {w} %" for w in words], "exact", params) + (
+            _shared(f"{whole} LIKE {{}}", [f"% {run} %" for run in runs], "bonus", params)
+        )
+    vector = "p.search_fts @@ to_tsquery('simple', {})"
+    return _shared(vector, [f"'{w}':A" for w in words], "exact", params) + _shared(
+        vector, [run.replace(" ", " <-> ") for run in runs], "bonus", params
+    )
+
+
+def _shared(test: str, values: list[str], name: str, params: dict[str, Any]) -> list[str]:
+    """A score of 1 shared among `values`: `test` (SQL, `{}` where the value goes) of each."""
     sql = []
-    for j, word in enumerate(words):
-        params[f"{name}{j}"] = f"% {word} %"
-        sql.append(f"(CASE WHEN {padded} LIKE :{name}{j} THEN {weight / len(words)} ELSE 0 END)")
+    for j, value in enumerate(values):
+        params[f"{name}{j}"] = value
+        sql.append(f"(CASE WHEN {test.format(f':{name}{j}')} THEN {1 / len(values)} ELSE 0 END)")
     return sql
-
-
-def _phrase_bonus(
-    padded: str, phrases: tuple[Term, ...], name: str, params: dict[str, Any], weight: float
-) -> list[str]:
-    """`weight` for each of these phrases (a Chinese run as typed) `padded` holds."""
-    return _exact_bonus(padded, tuple(" ".join(p.tokens) for p in phrases), name, params, weight)
 
 
 @dataclass(frozen=True)
@@ -379,10 +389,8 @@ async def match_papers(
     and names holding the words as typed (`World Models` for `models`) come first."""
     params: dict[str, Any] = {"limit": limit, "window": window}
     exact = tuple(dict.fromkeys(word for term in query.terms for word in term.exact))
-    bonus = _exact_bonus("(' ' || p.search_head || ' ')", exact, "exact", params, 1.0)
     # A Chinese run as typed (`具身智能`), searched as its words, ranks its papers first.
-    whole = "(' ' || p.search_head || ' ' || p.search_body || ' ')"
-    bonus += _phrase_bonus(whole, query.bonus, "bonus", params, 1.0)
+    bonus = _papers_as_typed(session, exact, query.bonus, params)
     as_typed = f"{' + '.join(bonus)} DESC, " if bonus else ""
     if backend(session) == "sqlite":
         params["match"] = _fts5(query)

@@ -275,9 +275,12 @@ async def _papers_by_words(
     else:
         async with fulltext.search_budget(session, SEARCH_BUDGET_SECONDS):
             own = await fulltext.match_papers(session, query, limit=RANK_WINDOW, window=RANK_WINDOW)
-            by_claims, claims_seen = await fulltext.papers_by_claims(
-                session, query, window=RANK_WINDOW
-            )
+            # Papers found through claims follow the papers' own matches: a full window
+            # of those (common words) leaves them no place, unless an author filters it.
+            if len(own) < RANK_WINDOW or by_author is not None:
+                by_claims, claims_seen = await fulltext.papers_by_claims(
+                    session, query, window=RANK_WINDOW
+                )
     if by_author is not None:
         written = set(by_author)
         own = [paper_id for paper_id in own if paper_id in written]
