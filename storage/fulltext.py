@@ -120,20 +120,44 @@ def _tsquery_phrases(term: Term, relaxed: bool = False) -> list[str]:
 
 
 def _tsquery_term(term: Term, relaxed: bool = False) -> str:
-    phrases = list(dict.fromkeys(_tsquery_phrases(term, relaxed)))
+    return _either(list(dict.fromkeys(_tsquery_phrases(term, relaxed))))
+
+
+def _either(phrases: list[str]) -> str:
     return phrases[0] if len(phrases) == 1 else f"({' | '.join(phrases)})"
 
 
-def _tsquery_all(terms: tuple[Term, ...], relaxed: bool = False) -> str:
-    return " & ".join(_tsquery_term(term, relaxed) for term in terms)
+def _tsquery_all(terms: tuple[Term, ...], relaxed: bool = False, factored: bool = False) -> str:
+    """The terms, all required; `factored`, with the alternatives every term shares taken
+    out: `(a | b) & (a | c)` as `a | (b & c)`, the same matches. PostgreSQL estimates the
+    terms as if independent, which a shared word defeats: `显存 memory` (`(显存 | memori)
+    & (memori | 记忆 | 存储)`) 14,666 claims where 39,473 match at 10,000 papers, factored
+    39,234, so `newest_matches.newest` walks the newest claims (6 ms) instead of reading
+    the matches (20-30 ms)."""
+    alternatives = [list(dict.fromkeys(_tsquery_phrases(term, relaxed))) for term in terms]
+    first, *others = alternatives or [[]]
+    shared = [a for a in first if all(a in other for other in others)]
+    if not (factored and shared and others):
+        return " & ".join(map(_either, alternatives))
+    rest = [[a for a in other if a not in shared] for other in alternatives]
+    if not all(rest):  # a term all of whose alternatives are shared: it implies the rest
+        return _either(shared)
+    return f"{_either(shared)} | ({' & '.join(map(_either, rest))})"
 
 
-def _tsquery(query: Query, terms: tuple[Term, ...] | None = None, relaxed: bool = False) -> str:
+def _tsquery(
+    query: Query,
+    terms: tuple[Term, ...] | None = None,
+    relaxed: bool = False,
+    factored: bool = False,
+) -> str:
     """The query in tsquery syntax; `relaxed`, with each phrase of the words asked for as
     its longest word (what no word must hold, and a search by all the words but one, stay
-    as they are): every match of the query matches that too."""
+    as they are): every match of the query matches that too. `factored`: see
+    `_tsquery_all`."""
     terms = query.terms if terms is None else terms
-    match = _tsquery_all(terms, relaxed and not query.all_but_one)
+    plain = not query.all_but_one
+    match = _tsquery_all(terms, relaxed and plain, factored and plain)
     if query.all_but_one:
         some = " | ".join(f"({_tsquery_all(t)})" for t in _each_left_out(terms))
         match = f"({some}) & !({match})"
@@ -142,7 +166,7 @@ def _tsquery(query: Query, terms: tuple[Term, ...] | None = None, relaxed: bool 
     return match
 
 
-def _claims_tsquery(query: Query, relaxed: bool = False) -> str:
+def _claims_tsquery(query: Query, relaxed: bool = False, factored: bool = False) -> str:
     """The tsquery that finds the claims of `query`, without the terms another term
     implies: the same claims as `_tsquery`, and the planner's estimate of how many.
 
@@ -155,7 +179,7 @@ def _claims_tsquery(query: Query, relaxed: bool = False) -> str:
     same claims; claims are scored from the query's terms, not from this (papers are
     ranked by `ts_rank` over theirs, so theirs keep every term)."""
     if query.all_but_one:  # each term is left out in turn: none may go for good
-        return _tsquery(query, relaxed=relaxed)
+        return _tsquery(query, relaxed=relaxed, factored=factored)
     alternatives = [frozenset(_tsquery_phrases(term)) for term in query.terms]
     kept = tuple(
         term
@@ -166,10 +190,12 @@ def _claims_tsquery(query: Query, relaxed: bool = False) -> str:
             if j != i
         )
     )
-    return _tsquery(query, kept, relaxed)
+    return _tsquery(query, kept, relaxed, factored)
 
 
-def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) -> tuple[str, str]:
+def _words_match(
+    column: str, exact: str, relaxed: str, factored: str, params: dict[str, Any]
+) -> tuple[str, str]:
     """SQL for `column` matching the tsquery `exact`, written for how PostgreSQL should use
     its text index: what the index is asked for, and the test of the phrases on the rows
     it finds (` AND …`, or none). PostgreSQL estimates a phrase (`Qwen2.5-7B`: `qwen2 <-> 5
@@ -178,22 +204,21 @@ def _words_match(column: str, exact: str, relaxed: str, params: dict[str, Any]) 
     `relaxed` (each phrase as its longest word, `qwen2`), which it estimates well; `IS
     TRUE` keeps the phrases' test out of the index, and `newest_matches.newest` leaves it
     out of the estimate that decides its way (PostgreSQL would multiply in its estimate of
-    them)."""
-    params["match"] = exact
-    if relaxed == exact:
-        return f"{column} @@ to_tsquery('simple', :match)", ""
-    params["relaxed"] = relaxed
-    tested = f" AND ({column} @@ to_tsquery('simple', :match)) IS TRUE"
+    them). The index is asked in the `factored` form of `relaxed` (see `_tsquery_all`)."""
+    params["match"], params["relaxed"] = exact, factored
+    tested = "" if relaxed == exact else f" AND ({column} @@ to_tsquery('simple', :match)) IS TRUE"
     return f"{column} @@ to_tsquery('simple', :relaxed)", tested
 
 
 def _claim_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
     exact, relaxed = _claims_tsquery(query), _claims_tsquery(query, relaxed=True)
-    return _words_match("c.search_fts", exact, relaxed, params)
+    factored = _claims_tsquery(query, relaxed=True, factored=True)
+    return _words_match("c.search_fts", exact, relaxed, factored, params)
 
 
 def _paper_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
-    return _words_match("p.search_fts", _tsquery(query), _tsquery(query, relaxed=True), params)
+    relaxed, factored = _tsquery(query, relaxed=True), _tsquery(query, relaxed=True, factored=True)
+    return _words_match("p.search_fts", _tsquery(query), relaxed, factored, params)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ then all of them when those hold too few), and every way finds the same claims."
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from storage import fulltext, newest_matches
 from storage.dialect import backend
 from storage.models import Claim, Paper
-from storage.search_text import index_text, parse_query
+from storage.search_text import Query, Term, index_text, parse_query
 
 CLAIMS = 600
 WINDOW = 20
@@ -159,3 +160,41 @@ async def test_a_phrase_finds_only_its_words_in_a_row(
     newest = [claim_id for claim_id, quote in rows if quote.startswith("Qwen2.5-7B")][:WINDOW]
     assert sorted(ranked.ids) == sorted(newest)
     assert ranked.total == len(newest)
+
+
+WORDS = ("alpha", "bravo", "delta", "kilo")
+
+
+async def test_terms_sharing_alternatives_find_the_claims_holding_every_term(
+    session: AsyncSession,
+) -> None:
+    """A word typed with its translation makes terms that share alternatives (`显存 memory`:
+    `(显存 | memory) & (memory | 记忆)`), which PostgreSQL is asked for in a factored form
+    (`memory | (显存 & 记忆)`): every pair of terms, and some triples, over claims holding
+    each combination of four words, find exactly the claims holding every term."""
+    subsets = [
+        frozenset(combo)
+        for size in range(1, len(WORDS) + 1)
+        for combo in itertools.combinations(WORDS, size)
+    ]
+    await add_paper(session, "p", [" ".join(["filler", *sorted(s)]) for s in subsets])
+    await stored(session)
+    claims = list((await session.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
+    pairs = list(itertools.product(subsets, repeat=2))
+    triples = list(itertools.product(subsets, repeat=3))[::37]
+    for alternatives in pairs + triples:
+        terms = tuple(
+            Term(
+                (words[0],), runs=(words[0],), also=tuple(Term((w,), runs=(w,)) for w in words[1:])
+            )
+            for words in (sorted(a) for a in alternatives)
+        )
+        ranked = await fulltext.match_claims(
+            session, Query(terms), fulltext.ClaimFilter(), limit=100, offset=0, window=100
+        )
+        holding = {
+            claim_id
+            for claim_id, held in zip(claims, subsets, strict=True)
+            if all(held & a for a in alternatives)
+        }
+        assert set(ranked.ids) == holding, alternatives
