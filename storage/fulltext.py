@@ -221,6 +221,19 @@ def _paper_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
     return _words_match("p.search_fts", _tsquery(query), relaxed, factored, params)
 
 
+def _each_term(rows: str, query: Query, params: dict[str, Any]) -> list[str]:
+    """`rows` (`claims c`, `papers p`) holding each term of the query alone (as FROM and
+    WHERE, for `newest_matches.newest`), when every term is required."""
+    if query.all_but_one or len(query.terms) < 2:
+        return []
+    alias = rows.split()[-1]
+    sql = []
+    for i, term in enumerate(query.terms):
+        params[f"term{i}"] = _tsquery_term(term, relaxed=True)
+        sql.append(f"FROM {rows} WHERE {alias}.search_fts @@ to_tsquery('simple', :term{i})")
+    return sql
+
+
 @dataclass(frozen=True)
 class ClaimFilter:
     paper_ids: tuple[int, ...] | None = None
@@ -312,13 +325,14 @@ async def match_claims(
         params |= more
         found, tested = _claim_words(query, params)
         matching = f"FROM claims c WHERE {found} {conditions}"
+        terms = _each_term("claims c", query, params)
         if dated:
             newest = await newest_matches.newest_in_dates(
-                session, matching, tested, where.since, where.until, params, window
+                session, matching, tested, where.since, where.until, params, window, terms
             )
         else:
             newest = await newest_matches.newest(
-                session, "claims", "c.id", matching, tested, params, window
+                session, "claims", "c.id", matching, tested, params, window, terms
             )
     return await _ranked(session, newest, query, params, offset)
 
@@ -509,8 +523,9 @@ async def papers_by_claims(
     else:
         found, tested = _claim_words(query, params)
         matching = f"FROM claims c WHERE {found}"
+        terms = _each_term("claims c", query, params)
         newest = await newest_matches.newest(
-            session, "claims", "c.id", matching, tested, params, window
+            session, "claims", "c.id", matching, tested, params, window, terms
         )
     sql = f"""
         SELECT c.paper_id, count(*) FROM ({newest}) AS m JOIN claims c ON c.id = m.id

@@ -85,6 +85,35 @@ async def test_the_newest_matches_are_found_whichever_way(store: AsyncSession, w
     assert len(papers) == 1
 
 
+@pytest.mark.parametrize(
+    "words", [("common", "middle"), ("common", "fading"), ("middle", "rare"), ("fading", "rare")]
+)
+async def test_two_words_find_their_newest_matches(
+    store: AsyncSession, words: tuple[str, str]
+) -> None:
+    ids = list((await store.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
+    matching = [c for i, c in enumerate(ids) if set(words) <= set(words_of(i).split())]
+    ranked = await fulltext.match_claims(
+        store,
+        parse_query(" ".join(words), translate=False),
+        fulltext.ClaimFilter(),
+        limit=WINDOW,
+        offset=0,
+        window=WINDOW,
+    )
+    assert set(ranked.ids) == set(sorted(matching, reverse=True)[:WINDOW])
+
+
+def test_reading_costs_the_entries_of_the_rarest_term() -> None:
+    """Measured at 100,000 papers (1,583,528 claims): `延迟 ms`, estimated at 95,743
+    matches, its terms in 655,921 and 231,142 claims, is walked (10 ms, reading 78 ms);
+    `量化 latency` (33,724; its rarer term in 81,712) is read (24 ms, walking 56 ms)."""
+    rows, window = 1_583_528, 1000
+    assert not newest_matches._walked(95_743, rows, window, "claims", read=95_743)
+    assert newest_matches._walked(95_743, rows, window, "claims", read=231_142)
+    assert not newest_matches._walked(33_724, rows, window, "claims", read=81_712)
+
+
 DAYS = 30  # one paper a day, 20 claims each: the same 600 claims over a month
 
 
