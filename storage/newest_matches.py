@@ -81,21 +81,35 @@ async def newest(
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, table)
     read = await _read(session, terms, params, matches)
-    matching += tested
-    every = f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC LIMIT :window"
+    every = f"{_newest_first(key, matching, tested)} LIMIT :window"
     if _walked(matches, rows, window, table, read):
-        return f"SELECT {key} AS id {matching} ORDER BY {key} DESC LIMIT :window"
+        return f"SELECT {key} AS id {matching}{tested} ORDER BY {key} DESC LIMIT :window"
     if matches <= RANGE_MARGIN * window:
         return every
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
     span = int(RANGE_MARGIN * window * rows / matches)
     params["newest_from"] = (newest_id.scalar_one() or 0) - span
-    ranged = f"SELECT {key} {matching} AND {key} > :newest_from ORDER BY {key} + 0 DESC"
+    ranged = _newest_first(key, f"{matching} AND {key} > :newest_from", tested)
     ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
     if len(ids) < window:
         return every
     params["newest_ids"] = ids
     return _NEWEST_IDS
+
+
+def _newest_first(key: str, matching: str, tested: str) -> str:
+    """SQL for the ids of `matching` read from the text index, newest first (`key + 0`
+    hides the id index from the ordering), `tested` on them in that order: only on as
+    many as the window takes. Testing every match first (a phrase's test reads each row's
+    whole vector) took 25 ms for `Humanoid Loco-Manipulation`, in 3,756 papers at
+    100,000, against 11."""
+    if not tested:
+        return f"SELECT {key} AS id {matching} ORDER BY {key} + 0 DESC"
+    alias = key.split(".")[0]  # the test names the vector by it, inside and out
+    return (
+        f"SELECT {key} AS id FROM (SELECT {key}, {alias}.search_fts {matching}"
+        f" ORDER BY {key} + 0 DESC OFFSET 0) AS {alias} WHERE true{tested}"
+    )
 
 
 def _walked(matches: float, rows: float, window: int, table: str, read: float) -> bool:

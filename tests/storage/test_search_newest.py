@@ -104,6 +104,37 @@ async def test_two_words_find_their_newest_matches(
     assert set(ranked.ids) == set(sorted(matching, reverse=True)[:WINDOW])
 
 
+PHRASE_WAYS = {  # how the newest claims holding a phrase are found, forced in turn
+    "walked": {"TEST_COST": {"claims": 0.0}},
+    "all read": {"TEST_COST": {"claims": 1e9}, "WALK_SHARE": 2.0, "RANGE_MARGIN": 1e9},
+    "newest read": {"TEST_COST": {"claims": 1e9}, "WALK_SHARE": 2.0, "RANGE_MARGIN": 1.5},
+}
+
+
+@pytest.mark.parametrize("way", PHRASE_WAYS)
+async def test_a_phrase_finds_its_newest_matches_whichever_way(
+    session: AsyncSession, way: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The phrase is tested on the rows the text index gives for its words, newest first,
+    until the window is full: the same claims as testing them all."""
+    for name, value in PHRASE_WAYS[way].items():
+        monkeypatch.setattr(newest_matches, name, value)
+    orders = ["alpha beta filler", "beta alpha filler", "alpha filler beta"]
+    await add_paper(session, "p", [orders[i % 3] for i in range(CLAIMS)])
+    await stored(session)
+    ids = list((await session.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
+    ranked = await fulltext.match_claims(
+        session,
+        parse_query('"alpha beta"', translate=False),
+        fulltext.ClaimFilter(),
+        limit=WINDOW,
+        offset=0,
+        window=WINDOW,
+    )
+    assert set(ranked.ids) == set(ids[::3][-WINDOW:])
+    assert ranked.total == WINDOW
+
+
 def test_reading_costs_the_entries_of_the_rarest_term() -> None:
     """Measured at 100,000 papers (1,583,528 claims): `延迟 ms`, estimated at 95,743
     matches, its terms in 655,921 and 231,142 claims, is walked (10 ms, reading 78 ms);
