@@ -9,35 +9,24 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import search
-from storage.models import Claim, Paper
 from storage.search import lookup_paper
 from storage.search_text import index_text
+from tests.storage.test_search_newest import add_paper as add_claims
 from tests.storage.test_search_newest import stored
 
 
 async def add_paper(
     session: AsyncSession, key: str, title: str, abstract: str, quotes: tuple[str, ...] = ()
 ) -> None:
-    paper = Paper(
-        key=key,
-        kind="huggingface",
+    await add_claims(
+        session,
+        key,
+        list(quotes),
         title=title,
         abstract_en=abstract,
         search_head=index_text(title),
         search_body=index_text(abstract),
     )
-    session.add(paper)
-    await session.flush()
-    for number, quote in enumerate(quotes, 1):
-        session.add(
-            Claim(
-                paper_id=paper.id,
-                number=number,
-                text_zh="",
-                quote_en=quote,
-                search_text=index_text(quote),
-            )
-        )
 
 
 async def keys(session: AsyncSession, typed: str) -> list[str]:

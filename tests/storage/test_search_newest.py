@@ -104,7 +104,7 @@ async def test_two_words_find_their_newest_matches(
     assert set(ranked.ids) == set(sorted(matching, reverse=True)[:WINDOW])
 
 
-PHRASE_WAYS = {  # how the newest claims holding a phrase are found, forced in turn
+PHRASE_WAYS: dict[str, dict[str, object]] = {  # the ways to a phrase's matches, forced
     "walked": {"TEST_COST": {"claims": 0.0}},
     "all read": {"TEST_COST": {"claims": 1e9}, "WALK_SHARE": 2.0, "RANGE_MARGIN": 1e9},
     "newest read": {"TEST_COST": {"claims": 1e9}, "WALK_SHARE": 2.0, "RANGE_MARGIN": 1.5},
