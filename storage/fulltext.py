@@ -210,28 +210,23 @@ def _words_match(
     return f"{column} @@ to_tsquery('simple', :relaxed)", tested
 
 
-def _claim_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
+def _claim_words(query: Query, params: dict[str, Any]) -> tuple[str, str, list[str]]:
+    """`_words_match` for claims, and the claims holding each required term alone (as FROM
+    and WHERE, for `newest_matches.newest` to tell what reading costs)."""
     exact, relaxed = _claims_tsquery(query), _claims_tsquery(query, relaxed=True)
     factored = _claims_tsquery(query, relaxed=True, factored=True)
-    return _words_match("c.search_fts", exact, relaxed, factored, params)
+    found, tested = _words_match("c.search_fts", exact, relaxed, factored, params)
+    terms = []
+    if not query.all_but_one and len(query.terms) > 1:
+        for i, term in enumerate(query.terms):
+            params[f"term{i}"] = _tsquery_term(term, relaxed=True)
+            terms.append(f"FROM claims c WHERE c.search_fts @@ to_tsquery('simple', :term{i})")
+    return found, tested, terms
 
 
 def _paper_words(query: Query, params: dict[str, Any]) -> tuple[str, str]:
     relaxed, factored = _tsquery(query, relaxed=True), _tsquery(query, relaxed=True, factored=True)
     return _words_match("p.search_fts", _tsquery(query), relaxed, factored, params)
-
-
-def _each_term(rows: str, query: Query, params: dict[str, Any]) -> list[str]:
-    """`rows` (`claims c`, `papers p`) holding each term of the query alone (as FROM and
-    WHERE, for `newest_matches.newest`), when every term is required."""
-    if query.all_but_one or len(query.terms) < 2:
-        return []
-    alias = rows.split()[-1]
-    sql = []
-    for i, term in enumerate(query.terms):
-        params[f"term{i}"] = _tsquery_term(term, relaxed=True)
-        sql.append(f"FROM {rows} WHERE {alias}.search_fts @@ to_tsquery('simple', :term{i})")
-    return sql
 
 
 @dataclass(frozen=True)
@@ -323,9 +318,8 @@ async def match_claims(
         undated = replace(where, since=None, until=None)
         conditions, more = _claim_conditions(undated, "c", "p")
         params |= more
-        found, tested = _claim_words(query, params)
+        found, tested, terms = _claim_words(query, params)
         matching = f"FROM claims c WHERE {found} {conditions}"
-        terms = _each_term("claims c", query, params)
         if dated:
             newest = await newest_matches.newest_in_dates(
                 session, matching, tested, where.since, where.until, params, window, terms
@@ -521,9 +515,8 @@ async def papers_by_claims(
         newest = """SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match
                     ORDER BY rowid DESC LIMIT :window"""
     else:
-        found, tested = _claim_words(query, params)
+        found, tested, terms = _claim_words(query, params)
         matching = f"FROM claims c WHERE {found}"
-        terms = _each_term("claims c", query, params)
         newest = await newest_matches.newest(
             session, "claims", "c.id", matching, tested, params, window, terms
         )

@@ -64,7 +64,7 @@ async def newest(
     ids newest first, testing each row until the window is full, costs the window divided
     by the share of rows matching, times the test of a row. Reading from the text index
     costs each entry it reads (and `key + 0` hides the id index from the ordering): a
-    word's matches, or for several words the rows of the rarest (`_read`). So walking
+    word's matches, or for several words the rows of the rarest (`_walks`). So walking
     wins when matches × read ≥ TEST_COST × window × rows (at 10,000 papers for a word in
     a fifth of the claims, at 100,000 for one in a sixteenth), and whenever
     WALK_SHARE of the rows match (papers' longer text would not walk by TEST_COST). The
@@ -80,9 +80,8 @@ async def newest(
     a list). When those held too few, all the matches are read."""
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, table)
-    read = await _read(session, terms, params, matches)
     every = f"{_newest_first(key, matching, tested)} LIMIT :window"
-    if _walked(matches, rows, window, table, read):
+    if await _walks(session, table, matches, rows, window, terms, params):
         return f"SELECT {key} AS id {matching}{tested} ORDER BY {key} DESC LIMIT :window"
     if matches <= RANGE_MARGIN * window:
         return every
@@ -118,16 +117,24 @@ def _walked(matches: float, rows: float, window: int, table: str, read: float) -
     return matches >= rows * WALK_SHARE or read * matches >= TEST_COST[table] * window * rows
 
 
-async def _read(
-    session: AsyncSession, terms: Sequence[str], params: dict[str, Any], matches: float
-) -> float:
-    """The entries reading the matches from the text index reads: those of the rarest term
-    at least (it skips through the other terms' entries by them), not only the matches.
-    Two words often found together (`延迟 ms`: 177,000 claims at 100,000 papers, estimated
-    at 96,000 as if independent, of 232,000 and 656,000) were read in 78 ms where walking
-    the newest claims takes 10."""
+async def _walks(
+    session: AsyncSession,
+    table: str,
+    matches: float,
+    rows: float,
+    window: int,
+    terms: Sequence[str],
+    params: dict[str, Any],
+) -> bool:
+    """`_walked`, reading counted as the entries it reads: those of the rarest term at
+    least (it skips through the other terms' entries by them), not only the matches. Two
+    words often found together (`延迟 ms`: 177,000 claims at 100,000 papers, estimated at
+    96,000 as if independent, of 232,000 and 656,000) were read in 78 ms where walking the
+    newest claims takes 10. The terms are estimated only when the matches alone say read."""
+    if _walked(matches, rows, window, table, matches):
+        return True
     estimates = [await _estimated(session, term, params) for term in terms]
-    return max(matches, min(estimates, default=matches))
+    return _walked(matches, rows, window, table, max(matches, min(estimates, default=matches)))
 
 
 _NEWEST_IDS = "SELECT unnest(CAST(:newest_ids AS bigint[])) AS id"
@@ -165,9 +172,8 @@ async def newest_in_dates(
     papers = f"FROM papers p WHERE true {dates}"
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, "claims")
-    read = await _read(session, terms, params, matches)
     matching += tested
-    if _walked(matches, rows, window, "claims", read):
+    if await _walks(session, "claims", matches, rows, window, terms, params):
         return f"""
             SELECT x.id FROM (SELECT p.id {papers} ORDER BY p.id DESC) AS r
             CROSS JOIN LATERAL (
