@@ -87,6 +87,26 @@ def test_the_token_cache_never_changes_what_is_indexed(texts: list[str]) -> None
         assert [index_text(text) for text in texts] == fresh
 
 
+_ENGLISH = st.lists(
+    st.sampled_from(["a", "Z", "0", "2.5", ".", ". ", "-", "x-planner", "e.g.", "1.2.3", "\n", " "])
+    | st.text(st.characters(max_codepoint=127), max_size=6),
+    max_size=12,
+).map("".join)
+
+
+@given(st.lists(_ENGLISH | _TEXTS, min_size=1, max_size=4))
+def test_english_cut_the_quick_way_is_indexed_as_the_token_pattern_reads_it(
+    texts: list[str],
+) -> None:
+    quick = [index_text(text) for text in texts]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_text, "_INDEXED", {})
+        patch.setattr(
+            search_text, "_pieces", lambda text: search_text._INDEXED_TOKEN.findall(normalise(text))
+        )
+        assert [index_text(text) for text in texts] == quick
+
+
 class _EmptiedByAnotherThread(dict[str, object]):
     """The token cache as one thread sees it while another empties it after each write."""
 
