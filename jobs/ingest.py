@@ -36,7 +36,7 @@ from jobs.parser import (
     decode_digest,
     parse_digest,
 )
-from storage import db, loading, runs
+from storage import db, loading, runs, search_text
 from storage.db import Sessions
 from storage.models import CLAIM_FROM_ABSTRACT, Document
 
@@ -361,6 +361,7 @@ def parse_processes(workers: int) -> Iterator[ParsePool]:
     # What is imported by now lives as long as the process: kept out of the collector's
     # sight, the full collections of this process and its forks stop walking it again
     # and again (about a tenth of a parse's CPU).
+    search_text.build_tables()  # once, for every fork
     gc.freeze()
     executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     try:

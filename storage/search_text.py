@@ -140,10 +140,35 @@ def _needs_cleaning() -> re.Pattern[str]:
     return re.compile(f"[{first_plane}]|[\U00010000-\U0010ffff]")
 
 
+@functools.cache
+def _punctuation_folded() -> re.Pattern[str]:
+    """Punctuation that NFKC folds into punctuation (full-width `，（）：；`, vertical
+    forms): characters of the first plane that `normalise` changes, whose folded and
+    decomposed forms hold nothing a token holds (letters, digits, Chinese, dots, hyphens),
+    nothing the cleaning table removes and no combining mark. Between tokens it is a
+    separator either way, so tokenising may read it as a space: Chinese text then mostly
+    has nothing left to fold, and NFKC returns it at once instead of rebuilding it."""
+    chars = []
+    for code in range(0x10000):
+        char = chr(code)
+        if unicodedata.is_normalized("NFKC", char) or char.casefold() != char:
+            continue
+        forms = char + unicodedata.normalize("NFKC", char) + unicodedata.normalize("NFKD", char)
+        if not (
+            _INDEXED_TOKEN.search(forms)
+            or _needs_cleaning().search(forms)
+            or any(c in ".-\u2010" or unicodedata.combining(c) for c in forms)
+        ):
+            chars.append(re.escape(char))
+    return re.compile(f"[{''.join(chars)}]")
+
+
 def build_tables() -> None:
-    """Build the tables `normalise` reads (about 0.3 s) now rather than on first use: a
-    process that forks parse processes builds them once for all of them."""
+    """Build the tables `normalise` and `index_text` read (a tenth of a second) now
+    rather than on first use: a process that forks parse processes builds them once for
+    all of them."""
     _needs_cleaning()
+    _punctuation_folded()
 
 
 def normalise(text: str) -> str:
@@ -244,11 +269,12 @@ def _pieces(text: str) -> list[str]:
     """Pieces of `text` whose tokens, in order, are the text's tokens. English (ASCII)
     text, most of what ingest indexes, is cut at what no token holds in one pass of C, a
     third of the time the token pattern takes; a dot before a space, which ends a sentence
-    and never a number, is cut off too. Other text: its tokens."""
+    and never a number, is cut off too. Other text: its tokens, with the punctuation NFKC
+    would fold read as spaces."""
     if text.isascii():
         cut = text.encode().translate(_ASCII_PIECES).replace(b". ", b" ").rstrip(b". ")
         return cut.decode().split()
-    return _INDEXED_TOKEN.findall(normalise(text))
+    return _INDEXED_TOKEN.findall(normalise(_punctuation_folded().sub(" ", text)))
 
 
 def _with_new_pieces(found: list[str], cached: list[_Entry | None]) -> list[_Entry]:

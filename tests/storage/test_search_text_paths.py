@@ -42,6 +42,9 @@ _PIECES = st.sampled_from(
         "\u3000",
         " ",
         "，",
+        "（",
+        "\xa0",
+        "︱",
     ]
 )
 _TEXTS = st.lists(_PIECES | st.text(max_size=8), max_size=12).map("".join)
@@ -94,16 +97,48 @@ _ENGLISH = st.lists(
 ).map("".join)
 
 
-@given(st.lists(_ENGLISH | _TEXTS, min_size=1, max_size=4))
-def test_english_cut_the_quick_way_is_indexed_as_the_token_pattern_reads_it(
-    texts: list[str],
-) -> None:
-    quick = [index_text(text) for text in texts]
+@contextmanager
+def _the_token_pattern_way() -> Iterator[None]:
+    """Every text normalised whole, then read by the token pattern, through a fresh cache."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_text, "_INDEXED", {})
         patch.setattr(
             search_text, "_pieces", lambda text: search_text._INDEXED_TOKEN.findall(normalise(text))
         )
+        yield
+
+
+@given(st.lists(_ENGLISH | _TEXTS, min_size=1, max_size=4))
+def test_text_cut_the_quick_way_is_indexed_as_the_token_pattern_reads_it(
+    texts: list[str],
+) -> None:
+    quick = [index_text(text) for text in texts]
+    with _the_token_pattern_way():
+        assert [index_text(text) for text in texts] == quick
+
+
+def test_every_punctuation_read_as_a_space_is_indexed_as_its_folded_form() -> None:
+    marks = [chr(c) for c in range(0x10000) if search_text._punctuation_folded().match(chr(c))]
+    assert {"，", "（", "：", "；", "\u3000"} <= set(marks)
+    beside = [
+        "a",
+        "1",
+        "2.5",
+        ".5",
+        "-b",
+        "延迟",
+        "Ａ",
+        "\u0301",
+        "\u200b",
+        "ᄀ",
+        "ᅡ",
+        " ",
+        "é",
+        "-",
+    ]
+    texts = [f"{before}{mark}{after}" for mark in marks for before in beside for after in beside]
+    quick = [index_text(text) for text in texts]
+    with _the_token_pattern_way():
         assert [index_text(text) for text in texts] == quick
 
 
