@@ -23,21 +23,22 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 from tqdm import tqdm
 
-from bot import logs, manifest, version
+from bot import logs, version
 from bot.command_table import COMMANDS, NAMES
 from bot.settings import ConfigError, Settings, load_settings
 from jobs.check import check
 from jobs.embedding import EmbedReport, embed_pending
 from jobs.ingest import ingest, parse_processes
-from storage import db, saved, transfer
+from storage import db, transfer
 from storage.embedders import EmbedderChoice, EmbedderUnavailable, load_embedder
 from storage.status import store_status
 
 if TYPE_CHECKING:
     from bot.shell import Sent
 
-# The Slack app, the server and the summary are imported by the commands that use them:
-# `paperbot ingest` starts in about half the time without them.
+# The Slack app, the server, the summary, search (saved papers) and the manifest (YAML)
+# are imported by the commands that use them: `paperbot ingest` starts in about half the
+# time without them.
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Processes parsing digest files beside this one, which writes them: one a core (the
@@ -377,6 +378,8 @@ async def _export_saved(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(
             "--saved USER and --bibtex go together: paperbot export --saved U… --bibtex"
         )
+    from storage import saved
+
     async with _existing_store(settings) as session:
         text, left_out = await saved.bibtex(session, args.saved)
     out = sys.stdout if args.file == "-" else await _open_for_writing(args.file)
@@ -431,6 +434,8 @@ async def _opening(name: str, opened: Callable[[], T]) -> T:
 
 
 async def cmd_manifest(args: argparse.Namespace, settings: Settings) -> int:
+    from bot import manifest
+
     try:
         url = manifest.request_url(args.request_url) if args.request_url is not None else None
     except manifest.BadRequestUrl as error:
