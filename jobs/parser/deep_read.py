@@ -264,6 +264,9 @@ def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
         starts = [
             i for i, cut in enumerate(paragraph_cuts, 1) if cut or (cut is None and whole_lines)
         ]
+        if not starts:
+            yield paragraph
+            continue
         for first, end in itertools.pairwise([0, *starts, len(paragraph.lines)]):
             yield Paragraph(paragraph.line + first, paragraph.lines[first:end])
 

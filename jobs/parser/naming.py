@@ -60,8 +60,9 @@ def derive_name(first_paragraph: str, entry_text: str) -> str | None:
     cued = dict.fromkeys(  # ordered, so ties resolve the same way in every process
         match.group()
         for match in _TOKENS.finditer(first_paragraph)
-        if _introduced(first_paragraph, match.start(), match.end())
-        and _looks_like_name(match.group(), entry_text)
+        # The shape first: most words are no name, and the cues take regex searches.
+        if _looks_like_name(match.group(), entry_text)
+        and _introduced(first_paragraph, match.start(), match.end())
     )
     if not cued:
         return None

@@ -6,7 +6,7 @@ Real exports come with a BOM, CRLF line ends, trailing spaces and stray blank li
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import DigestParseError
 
@@ -70,8 +70,7 @@ def indent_of(line: str) -> int:
     return len(prefix.expandtabs(TAB_WIDTH))
 
 
-@dataclass(frozen=True)
-class Paragraph:
+class Paragraph(NamedTuple):  # a tuple: the parser makes one for every paragraph
     """Consecutive non-blank lines; `line` is the 1-based number of the first one."""
 
     line: int
