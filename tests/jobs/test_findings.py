@@ -29,6 +29,16 @@ from jobs.findings import Finding, findings
             ["It is faster than the baseline in every setting we tried."],
         ),
         ("We introduce FlowBalance, a verifier-grounded method.", []),
+        (
+            "Ours OUTPERFORMS every baseline we tried.",
+            ["Ours OUTPERFORMS every baseline we tried."],
+        ),
+        (
+            "Ours outperforms Müller's baseline we tried.",  # not ASCII: folded as it is read
+            ["Ours outperforms Müller's baseline we tried."],
+        ),
+        ("Ours is described in the Überblick appendix.", []),
+        ("Ours is described in the appendix, thankfully.", []),  # `than` only as a word
         ("Up 3%.", []),  # too short to be a finding on its own
         ("Line one\nwraps here with 12 numbers.", ["Line one wraps here with 12 numbers."]),
     ],
