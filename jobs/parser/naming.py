@@ -119,7 +119,8 @@ def _introduced(text: str, start: int, end: int) -> bool:
 
 
 def _looks_like_name(token: str, entry_text: str) -> bool:
-    if len(token) < 2 or _SIZE.fullmatch(token) or not any(c.isupper() for c in token):
+    # A capital first (`_TOKENS` are Latin and Greek letters and digits): most words lack one.
+    if token.lower() == token or len(token) < 2 or _SIZE.fullmatch(token):
         return False
     is_acronym_plural = token.endswith("s") and token[:-1].isupper()
     return not is_acronym_plural and not _mentions(entry_text, token + "s", variants=False)
