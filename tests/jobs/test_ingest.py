@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import os
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +14,7 @@ import pytest
 from sqlalchemy import event, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from jobs.ingest import MB, FileTooLarge, ingest, read_digest
+from jobs.ingest import MB, FileTooLarge, ingest, parse_file, parse_processes, read_digest
 from storage import db, loading
 from storage.db import Sessions
 from storage.models import Base, Claim, Document, IngestRun, Paper, PaperDocument
@@ -407,3 +409,15 @@ async def test_an_ingest_that_stores_papers_leaves_the_planner_their_statistics(
             )
         )
         assert sorted(analysed.scalars()) == ["claims", "papers"]
+
+
+def test_parse_processes_parse_at_a_lower_priority_and_leave_the_collector_as_it_was() -> None:
+    """A load's parse processes yield the CPU to its writer and to a bot on the same host."""
+    thresholds = gc.get_threshold()
+    with parse_processes(2) as pool:
+        niceness = pool.executor.submit(os.nice, 0).result()
+        seed = min(SEEDS.glob("*.txt")).read_bytes()
+        parsed = pool.executor.submit(parse_file, seed).result()
+    assert niceness == min(os.nice(0) + 10, 19)
+    assert not isinstance(parsed, str) and len(parsed.papers) > 0
+    assert gc.get_threshold() == thresholds
