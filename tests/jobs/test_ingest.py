@@ -14,7 +14,15 @@ import pytest
 from sqlalchemy import event, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from jobs.ingest import MB, FileTooLarge, ingest, parse_file, parse_processes, read_digest
+from jobs.ingest import (
+    MB,
+    FileTooLarge,
+    ParsedFile,
+    ingest,
+    parse_file,
+    parse_processes,
+    read_digest,
+)
 from storage import db, loading
 from storage.db import Sessions
 from storage.models import Base, Claim, Document, IngestRun, Paper, PaperDocument
@@ -419,5 +427,5 @@ def test_parse_processes_parse_at_a_lower_priority_and_leave_the_collector_as_it
         seed = min(SEEDS.glob("*.txt")).read_bytes()
         parsed = pool.executor.submit(parse_file, seed).result()
     assert niceness == min(os.nice(0) + 10, 19)
-    assert not isinstance(parsed, str) and len(parsed.papers) > 0
+    assert isinstance(parsed, ParsedFile) and len(parsed.papers) > 0
     assert gc.get_threshold() == thresholds
