@@ -290,6 +290,7 @@ def _with_new_pieces(found: list[str], cached: list[_Entry | None]) -> list[_Ent
 
 
 def _piece_entry(piece: str) -> _Entry:
+    """A piece's entry: a token's own, or its tokens' joined (`e.g`: `e g`)."""
     tokens = _INDEXED_TOKEN.findall(piece)
     if tokens == [piece]:
         return _indexed(piece)
@@ -522,7 +523,7 @@ def read_dictionary(cache_folder: Path | None = None) -> bool:
     """Read the bilingual dictionary, once (a few seconds, or a cache file in `cache_folder`:
     off the event loop). Whether it is installed. The tables that fold text other than
     ASCII are built too (a tenth of a second), which the first such search would pay."""
-    _needs_cleaning()
+    build_tables()
     cache = None if cache_folder is None else (cache_folder, dictionary_made_by())
     return bilingual.dictionary(fold_chinese, english_key, cache) is not None
 
