@@ -36,7 +36,7 @@ from storage.status import store_status
 if TYPE_CHECKING:
     from bot.shell import Sent
 
-# The Slack app, the server, the summary, search (saved papers) and the manifest (YAML)
+# The Slack app, the server, the summary, the saved papers' export and the manifest (YAML)
 # are imported by the commands that use them: `paperbot ingest` starts in about half the
 # time without them.
 
