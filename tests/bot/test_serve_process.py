@@ -21,6 +21,7 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import URL
 
+from bot.server import SHUTDOWN_GRACE_SECONDS
 from bot.shell import command_body, signed_headers
 from bot.version import describe
 from tests.bot.conftest import SECRET, TOKEN
@@ -88,7 +89,9 @@ async def serving(
     try:
         yield served
         child.send_signal(signal.SIGTERM)
-        _, errors = await asyncio.wait_for(child.communicate(), timeout=20)
+        # Shutdown may wait out its grace for background work, then 5 s for what it cancels.
+        shutdown = SHUTDOWN_GRACE_SECONDS + 5 + 10
+        _, errors = await asyncio.wait_for(child.communicate(), timeout=shutdown)
         served.returncode, served.stderr = child.returncode, errors.decode()
         STDERR.append(served.stderr)
     finally:
