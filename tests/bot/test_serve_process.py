@@ -61,6 +61,7 @@ def serve_env(slack_url: str, **extra: str) -> dict[str, str]:
             "PAPERBOT_INGEST_SCHEDULE": "",
             "PAPERBOT_EMBEDDER": "hash",
             "PAPERBOT_INDEX_DIR": "none",
+            "PYTHONFAULTHANDLER": "1",  # a stop that hangs shows where (see `serving`)
         }
         | extra
     )
@@ -83,20 +84,39 @@ async def serving(
         *args,
         cwd=tmp_path,
         env=serve_env(slack.api_url, **extra),
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    errors = asyncio.ensure_future(read_all(child.stderr))
     try:
         yield served
         child.send_signal(signal.SIGTERM)
         # Shutdown may wait out its grace for background work, then 5 s for what it cancels.
         shutdown = SHUTDOWN_GRACE_SECONDS + 5 + 10
-        _, errors = await asyncio.wait_for(child.communicate(), timeout=shutdown)
-        served.returncode, served.stderr = child.returncode, errors.decode()
+        try:
+            await asyncio.wait_for(child.wait(), timeout=shutdown)
+        except TimeoutError:
+            child.send_signal(signal.SIGABRT)  # faulthandler writes every thread's stack
+            await asyncio.wait_for(child.wait(), timeout=10)
+            stopped = (await errors)[-20_000:]
+            raise AssertionError(
+                f"serve did not stop within {shutdown:.0f} s:\n{stopped}"
+            ) from None
+        served.returncode, served.stderr = child.returncode, await errors
         STDERR.append(served.stderr)
     finally:
         if child.returncode is None:
             child.kill()
+
+
+async def read_all(stream: asyncio.StreamReader | None) -> str:
+    """All of a stream, kept as it arrives (so a process that has to be killed still
+    leaves what it wrote)."""
+    assert stream is not None
+    chunks = []
+    while chunk := await stream.read(65536):
+        chunks.append(chunk)
+    return b"".join(chunks).decode()
 
 
 async def until_up(http: aiohttp.ClientSession, served: Served) -> aiohttp.ClientResponse:
