@@ -434,6 +434,15 @@ def _outcome(document: Document | loading.StoredVersion | None, content_hash: st
     return "changed"  # new content, or a file that failed last time
 
 
+def _reread(document: Document | None, content_hash: str) -> bool:
+    """The store holds these very bytes, read by an older parser: what this parser no longer
+    finds in them was a misreading (a claim numbered `5)` taken for a new paper), not a
+    damaged delivery."""
+    return (
+        document is not None and document.status == "ok" and document.content_hash == content_hash
+    )
+
+
 async def _store(
     sessions: Sessions,
     file: _Prepared,
@@ -465,6 +474,7 @@ async def _store(
                 await _record_refused(session, file, "failed", file.parsed)
                 report.fail(file.path, file.parsed)
                 return
+            reread = _reread(document, file.content_hash)
             saved = await loading.save_document(
                 session,
                 path=file.stored_path,
@@ -475,8 +485,9 @@ async def _store(
                 parser_version=PARSER_VERSION,
                 papers=file.parsed.papers,
                 warnings=file.parsed.warnings,
+                reread=reread,
             )
-            if saved.loses and not options.accept_losses:
+            if saved.loses and not (options.accept_losses or reread):
                 raise _Suspect(saved.loss())  # rolls back: the earlier version stays whole
     except _Suspect as suspect:
         await _refuse_as_suspect(sessions, file, suspect.loss, report)

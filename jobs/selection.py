@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jobs.parser.text import byte_order, without_debris
+
 _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
-_BOM = b"\xef\xbb\xbf"
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
 # How a digest's first line starts: a date (even a malformed one: that is the digest's
 # error, reported as such) or the HuggingFace header.
@@ -78,7 +79,9 @@ def select_files(paths: Iterable[Path]) -> Selection:
 def not_a_digest(data: bytes) -> Skipped | None:
     """Why a file's bytes are no digest at all, or None when they start like one (which
     does not make them a sound one: the parser judges that)."""
-    data = data.removeprefix(_BOM)
+    encoding, data = byte_order(data)
+    if encoding != "utf-8":  # judged on its head, read as the parser reads it
+        data = data[: 2 * _HEAD_BYTES].decode(encoding, "ignore").encode()
     first = _TEXT.search(data)
     if first is None:
         return Skipped(EMPTY)
@@ -86,7 +89,7 @@ def not_a_digest(data: bytes) -> Skipped | None:
     if b"\x00" in head or len(_CONTROL.findall(head)) > len(head) * _BINARY_CONTROL_SHARE:
         return Skipped(BINARY)
     # Read as the parser reads it: spaces of any kind (an ideographic one, a no-break one)
-    # may come before the first line's text.
-    if not _STARTS_LIKE_A_DIGEST.match(head.decode("utf-8", "ignore").lstrip()):
+    # and invisible debris (a zero-width space) may come before the first line's text.
+    if not _STARTS_LIKE_A_DIGEST.match(without_debris(head.decode("utf-8", "ignore")).lstrip()):
         return Skipped(UNKNOWN_START)
     return None

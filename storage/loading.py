@@ -200,9 +200,12 @@ async def save_document(
     parser_version: str,
     papers: Sequence[PaperInput],
     warnings: Sequence[str] = (),
+    reread: bool = False,
 ) -> SaveResult:
     """Store a parsed file and its papers, replacing what the file said before; its
-    warnings (parts left out) are kept on the document, one a line."""
+    warnings (parts left out) are kept on the document, one a line. A paper the file no
+    longer holds stays in the store, unless this is a `reread` of the same bytes by a newer
+    parser and no other file holds it: then it was a misreading, and it goes."""
     await dialect.prepare_ingest_write(session)
     document = await _put_document(
         session,
@@ -281,6 +284,10 @@ async def save_document(
                 for p in unique
             ],
         )
+    if reread and gone:
+        held = select(PaperDocument.paper_id).where(PaperDocument.paper_id.in_(gone))
+        misread = gone - set((await session.execute(held)).scalars())
+        await session.execute(delete(Paper).where(Paper.id.in_(misread)))
     await session.flush()
     return result
 

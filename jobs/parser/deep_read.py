@@ -17,7 +17,7 @@ paragraphs never move a paragraph into another paper. Before an abstract-only en
 the end of the file, the whole run is the previous deep read's tail.
 
 A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
-for `5.`, `新颖性：` for `Novelty：`, claims out of order, claims with no paper text before
+or `5)` for `5.`, `新颖性：` for `Novelty：`, claims out of order, claims with no paper text before
 them) is a `DigestWarning` on its exact line: the faulty part, or that paper alone when
 nothing of it is sound, is left out, and the rest of the file loads.
 """
@@ -44,6 +44,14 @@ _QUOTE_MAX_CJK_SHARE = 0.3
 
 # `N、` is a typo of `N.` that the claim survives (with a warning).
 _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
+# Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`. Reviewers
+# number their limitations and follow-ups like this too, so such a paragraph is a claim
+# (with a warning) only when its English quote follows; otherwise it stays plain text.
+_LOOSE_CLAIM = re.compile(
+    r"((?:[-*•]\s*)?(?:\*\*)?[(（\[]?([0-9０-９]{1,3})\s*(?:[.．:：](?![0-9])|[)）\]])(?:\*\*)?)"
+    r"\s*(\S.*)"
+)
+_NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _REVIEW = re.compile(r"(?:Novelty|Soundness|Significance|新颖性)\s*[：:]")
 # Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
 # The Chinese labels are typos of the English ones that the review survives (a warning).
@@ -83,7 +91,8 @@ class _Item:
     number: int = 0
     claim_lines: list[str] = field(default_factory=list)
     quote_lines: list[str] = field(default_factory=list)
-    separator: str = "."
+    written: str = ""  # a claim's number as written, when not `N. ` (`5、`, `5)`)
+    loose: bool = False  # a `_LOOSE_CLAIM`: a claim only with its quote
 
     @property
     def line(self) -> int:
@@ -213,22 +222,23 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                         ),
                     )
                 )
-        elif claim := _CLAIM.fullmatch(body):
-            item = _Item(
-                _CLAIM_ITEM,
-                paragraph,
-                int(claim.group(1)),
-                [claim.group(3)],
-                separator=claim.group(2) or ".",
-            )
+        elif numbered := _numbered(body):
+            number, text, written, loose = numbered
+            item = _Item(_CLAIM_ITEM, paragraph, number, [text], written=written, loose=loose)
             for line in paragraph.lines[1:]:
                 if item.quote_lines or indent_of(line) >= QUOTE_INDENT:
                     item.quote_lines.append(line)
                 else:
                     item.claim_lines.append(line)
             items.append(item)
-        elif after_claim and not items[-1].quote_lines and _reads_as_quote(body):
-            # English right after a claim that has no quote yet: its quote, under-indented.
+        elif (
+            after_claim
+            and not items[-1].quote_lines
+            and not items[-1].loose
+            and _reads_as_quote(body)
+        ):
+            # English right after a claim that has no quote yet: its quote, under-indented
+            # (not after a loosely numbered paragraph, which an indented quote makes a claim).
             items[-1].quote_lines.extend(paragraph.lines)
             warnings.append(
                 DigestWarning(
@@ -243,6 +253,17 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             items.append(_Item(_PROSE, paragraph))
     _resolve_unquoted(items, warnings)
     return items
+
+
+def _numbered(body: str) -> tuple[int, str, str, bool] | None:
+    """A numbered paragraph's number, text, the number as written when it is not `N. `,
+    and whether it is a `_LOOSE_CLAIM`."""
+    if claim := _CLAIM.fullmatch(body):
+        written = f"{claim.group(1)}{claim.group(2)}" if claim.group(2) else ""
+        return int(claim.group(1)), claim.group(3), written, False
+    if claim := _LOOSE_CLAIM.fullmatch(body):
+        return int(claim.group(2)), claim.group(3), claim.group(1), True
+    return None
 
 
 def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
@@ -285,7 +306,7 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     body, previous = line.strip(), before.strip()
     if body.startswith(_NOTE_PREFIX) or previous == NOTE:
         return True
-    claim = _CLAIM.fullmatch(body) is not None and has_cjk(body)
+    claim = _NUMBERED.fullmatch(body) is not None and has_cjk(body)
     chinese = claim or _is_chinese(body)
     if indent_of(line) >= QUOTE_INDENT and not chinese:
         return False
@@ -293,7 +314,7 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
         return True
     if indent_of(before) >= QUOTE_INDENT and not _is_chinese(previous):  # after a quote
         return chinese or _OPENS_REVIEW.match(body) is not None or None
-    if claim and _CLAIM.fullmatch(previous):
+    if claim and _NUMBERED.fullmatch(previous):
         return False
     return None
 
@@ -301,7 +322,7 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
 def _reads_as_quote(body: str) -> bool:
     """Quotes are English; the next claim, the review or prose with stray leading spaces
     are (partly) Chinese."""
-    if _CLAIM.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
+    if _NUMBERED.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
         return not has_cjk(body)
     return not _is_chinese(body)
 
@@ -315,8 +336,9 @@ def _is_chinese(text: str) -> bool:
 
 def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None:
     """A numbered paragraph without a quote is a claim that lost its quote (a warning; the
-    claim is left out), except as one of the paragraphs right after a review: reviewers
-    write their limitations and follow-ups as numbered lists too."""
+    claim is left out), except as one of the paragraphs right after a review, or numbered
+    loosely (`_LOOSE_CLAIM`): reviewers write their limitations and follow-ups as numbered
+    lists too."""
     since_review: int | None = None  # plain paragraphs since the last review
     for item in items:
         unquoted = item.kind == _CLAIM_ITEM and not item.quote_lines
@@ -326,18 +348,19 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
             since_review = None
         elif since_review is not None:
             since_review += 1
-        if unquoted and since_review is not None and since_review <= TAIL_PARAGRAPHS:
+        after_review = since_review is not None and since_review <= TAIL_PARAGRAPHS
+        if unquoted and (item.loose or after_review):
             item.kind = _PROSE
             continue
         if item.kind != _CLAIM_ITEM:
             continue
-        if item.separator == "、":
+        if item.written:
             warnings.append(
                 DigestWarning(
                     item.line,
                     (
                         f"claim {item.number} should start '{item.number}. ', found "
-                        f"'{item.number}、'; read as claim {item.number}"
+                        f"'{item.written}'; read as claim {item.number}"
                     ),
                 )
             )

@@ -10,7 +10,13 @@ from typing import NamedTuple
 
 from .errors import DigestParseError
 
-_BOM = b"\xef\xbb\xbf"
+# Byte order marks: UTF-8's is dropped; UTF-16's is how Windows tools (PowerShell's
+# `Out-File`, Notepad's "Unicode") mark the text they write.
+_BOMS = {b"\xef\xbb\xbf": "utf-8", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
+# Invisible characters that copying from web pages leaves (zero-width space, word joiner,
+# direction marks) and concatenated exports (a BOM per file): a line that holds only them
+# is blank, and a date line that ends in one is still a date.
+_DEBRIS = "\ufeff\u200b\u2060\u200e\u200f"
 # Control characters other than tab, LF, VT, FF and CR.
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 # A text digest has next to no control characters; this share means it is not one.
@@ -22,28 +28,45 @@ _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 TAB_WIDTH = 4
 
 
+def byte_order(data: bytes) -> tuple[str, bytes]:
+    """The encoding a file's byte order mark announces (UTF-8 without one), and the bytes
+    after the mark."""
+    for bom, encoding in _BOMS.items():
+        if data.startswith(bom):
+            return encoding, data[len(bom) :]
+    return "utf-8", data
+
+
+def without_debris(text: str) -> str:
+    for char in _DEBRIS:  # a scan each (str.translate takes ten times as long)
+        if char in text:
+            text = text.replace(char, "")
+    return text
+
+
 def decode_digest(data: bytes) -> str:
-    """Decode a digest file: UTF-8, an optional BOM dropped; anything else is refused."""
-    offset = 0
-    if data.startswith(_BOM):
-        data, offset = data[len(_BOM) :], len(_BOM)
+    """Decode a digest file: UTF-8 (a BOM dropped), or UTF-16 after its BOM; anything else
+    is refused."""
+    encoding, body = byte_order(data)
+    offset, data = len(data) - len(body), body
     if not data:
         raise DigestParseError("file is empty")
-    if b"\x00" in data:
+    if encoding == "utf-8" and b"\x00" in data:
         raise DigestParseError("file is binary, not a text digest")
     try:
-        text = data.decode("utf-8")
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        byte = data[exc.start]
+        line = data[: exc.start].decode(encoding, errors="replace").count("\n") + 1
+        hint = _guess_encoding(data) if encoding == "utf-8" else ""
+        name = "UTF-8" if encoding == "utf-8" else "UTF-16"
         raise DigestParseError(
-            f"file is not valid UTF-8 (byte 0x{byte:02x} at offset {exc.start + offset})"
-            + _guess_encoding(data),
+            f"file is not valid {name} (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start + offset})" + hint,
             line,
         ) from None
     if not text.strip():
         raise DigestParseError("file holds only whitespace")
-    if len(_CONTROL.findall(text)) > len(text) * _BINARY_CONTROL_SHARE:
+    if "\x00" in text or len(_CONTROL.findall(text)) > len(text) * _BINARY_CONTROL_SHARE:
         raise DigestParseError("file is binary, not a text digest")
     return text
 
@@ -58,9 +81,9 @@ def _guess_encoding(data: bytes) -> str:
 
 
 def digest_lines(text: str) -> list[str]:
-    """Lines without BOM, CR or trailing whitespace; indentation is kept (quotes need it).
-    Every U+FEFF goes, not only the first: concatenated exports carry one per file."""
-    text = text.replace("\ufeff", "")
+    """Lines without CR or trailing whitespace, and without `_DEBRIS` anywhere (a BOM goes
+    wherever it is, not only first); indentation is kept (quotes need it)."""
+    text = without_debris(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return [line.rstrip() for line in text.split("\n")]
 

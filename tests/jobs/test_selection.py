@@ -3,6 +3,7 @@ bad digests fail with one line each, losing nothing stored before."""
 
 from __future__ import annotations
 
+import codecs
 import shutil
 from pathlib import Path
 
@@ -176,7 +177,9 @@ async def test_one_bad_claim_loads_the_rest_with_a_warning_on_its_line(
 
 
 @pytest.mark.parametrize(
-    "space", ["\u3000", "\u00a0", " \t"], ids=["ideographic", "no-break", "ascii"]
+    "space",
+    ["\u3000", "\u00a0", " \t", "\u200b", "\u2060\u200e"],
+    ids=["ideographic", "no-break", "ascii", "zero-width", "word-joiner-and-mark"],
 )
 def test_spaces_of_any_kind_before_the_date_line_are_read_past(space: str) -> None:
     text = (SEEDS / DEEP_READS).read_text(encoding="utf-8")
@@ -185,3 +188,20 @@ def test_spaces_of_any_kind_before_the_date_line_are_read_past(space: str) -> No
 
     assert isinstance(spaced, ParsedFile)
     assert spaced == parse_file(text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+async def test_a_digest_saved_as_utf_16_with_its_mark_loads_as_utf_8_does(
+    sessions: Sessions, seeds: Path, encoding: str
+) -> None:
+    """Windows tools (PowerShell's `Out-File`, Notepad's "Unicode") write UTF-16 after a
+    byte order mark."""
+    path = seeds / DEEP_READS
+    text = path.read_text(encoding="utf-8")
+    mark = codecs.BOM_UTF16_BE if encoding == "utf-16-be" else b""  # "utf-16" writes its own
+    path.write_bytes(mark + text.encode(encoding))
+
+    assert parse_file(path.read_bytes()) == parse_file(text.encode("utf-8"))
+    report = await ingest(sessions, [seeds])
+    assert report.errors == [] and report.skipped == [] and report.warnings == []
+    assert await counts(sessions) == (36, 133)

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+import jobs.ingest
 from jobs.ingest import MB, ingest
+from jobs.parser import deep_read
 from storage.db import Sessions
 from storage.models import Claim, Document, Paper
 from storage.status import store_status
@@ -115,6 +119,38 @@ async def test_a_version_that_only_adds_is_no_suspect(sessions: Sessions, seeds:
 
     assert report.errors == [] and report.suspect == []
     assert report.papers["new"] == 7
+
+
+async def test_bytes_an_older_parser_misread_are_read_again_without_a_suspect(
+    sessions: Sessions, seeds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upgrade that reads the same bytes better (a claim numbered `5)`, which an older
+    parser took for the start of another paper) replaces the older reading: nothing was
+    delivered, so nothing is suspect."""
+    path = seeds / AV_GRPO
+    path.write_bytes(SEED_TEXTS[AV_GRPO].replace(b"\n5. ", b"\n5) ", 1))
+    with monkeypatch.context() as older:  # the parser before `5)` was read as a claim
+        older.setattr(deep_read, "_LOOSE_CLAIM", re.compile("(?!)"))
+        older.setattr(jobs.ingest, "PARSER_VERSION", "3")
+        await ingest(sessions, [seeds])
+    _, misread = await contents(sessions)
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == [] and report.suspect == []
+    assert report.documents["changed"] == 3  # every file, read by the new parser
+    assert [w["warning"] for w in report.warnings] == [
+        "line 27: claim 5 should start '5. ', found '5)'; read as claim 5"
+    ]
+    # The misread paper is gone with its copies of claims 6 and 7; claim 5 is back.
+    papers, claims = await contents(sessions)
+    assert (len(papers), len(claims)) == (36, len(misread) - 2 + 3)
+    async with sessions() as session:
+        av_grpo = (await session.execute(select(Paper).where(Paper.name == "AV-GRPO"))).scalar_one()
+        numbers = (
+            await session.execute(select(Claim.number).where(Claim.paper_id == av_grpo.id))
+        ).scalars()
+        assert sorted(numbers) == [1, 2, 3, 4, 5, 6, 7]
 
 
 def boundaries(data: bytes) -> list[int]:

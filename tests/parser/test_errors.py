@@ -45,6 +45,17 @@ CASES = [
     ),
     ("NUL bytes", b"2026-01-01\n\x00\x01\x02", "file is binary, not a text digest"),
     (
+        "UTF-16 with a broken character",
+        b"\xff\xfe" + "2026-01-01\n".encode("utf-16-le") + b"\x00\xd8",
+        "line 2: file is not valid UTF-16 (byte 0x00 at offset 24)",
+    ),
+    (
+        "UTF-16 holding NULs",
+        b"\xfe\xff" + "2026\x00".encode("utf-16-be"),
+        "file is binary, not a text digest",
+    ),
+    ("only a UTF-16 mark", b"\xff\xfe", "file is empty"),
+    (
         "mostly control characters",
         b"\x01\x02\x03\x04abc\x05\x06",
         "file is binary, not a text digest",

@@ -1,0 +1,120 @@
+"""A claim numbered the way hands and exporters slip (`5)`, `(5)`, `５.`, `- 5.`, `**5.**`)
+is still that claim, with a warning on its line; numbered like that without a quote after
+it, a paragraph stays plain text (reviewers number their limitations that way)."""
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobs.parser import parse_digest
+from tests.parser.test_boundaries import DEEP_READ_SEEDS, assert_same_papers, papers
+
+HEAD = "2026-01-01\n\n本文提出 FooNet。\n\n背景。\n\n机制。\n\n实验。\n\n"
+REVIEW = "Novelty：新。 Soundness：稳。 Significance：大。\n\n"
+_CLAIM_LINE = re.compile(r"^([0-9]{1,3})\. ", re.MULTILINE)
+
+# How each slip writes claim N, and what the warning quotes of it.
+SLIPS = {
+    "{n}) ": "{n})",
+    "{n}）": "{n}）",
+    "({n}) ": "({n})",
+    "（{n}）": "（{n}）",
+    "[{n}] ": "[{n}]",
+    "{n} . ": "{n} .",
+    "{n}.": "{n}.",
+    "{n}：": "{n}：",
+    "- {n}. ": "- {n}.",
+    "* {n}. ": "* {n}.",
+    "**{n}.** ": "**{n}.**",
+    "{wide}. ": "{wide}.",
+}
+
+
+UNSPACED = ("{n}.", "{n}：")  # no space between the number and the claim's text
+
+
+def wide(number: str) -> str:
+    return "".join(chr(ord(digit) + 0xFEE0) for digit in number)
+
+
+@pytest.mark.parametrize("slip", SLIPS)
+def test_a_slipped_number_is_read_as_the_claim_with_a_warning(slip: str) -> None:
+    text = HEAD + "1. 声明一。\n\n   First.\n\n" + slip.format(n=2, wide=wide("2")) + "声明二。\n\n"
+    text += "   Second.\n\n" + REVIEW
+    digest = parse_digest(text)
+
+    (paper,) = digest.papers
+    assert [(c.number, c.text_zh, c.quote_en) for c in paper.claims] == [
+        (1, "声明一。", "First."),
+        (2, "声明二。", "Second."),
+    ]
+    written = SLIPS[slip].format(n=2, wide=wide("2"))
+    assert [str(w) for w in digest.warnings] == [
+        f"line 15: claim 2 should start '2. ', found '{written}'; read as claim 2"
+    ]
+
+
+@pytest.mark.parametrize("slip", ["{n}) ", "（{n}）", "- {n}. ", "**{n}.** "])
+def test_a_paragraph_numbered_so_without_a_quote_stays_plain_text(slip: str) -> None:
+    limitations = slip.format(n=1) + "样本太少。"
+    follow_ups = slip.format(n=2) + "扩大规模。 " + slip.format(n=3) + "Try more seeds."
+    text = HEAD + "1. 声明一。\n\n   First.\n\n" + REVIEW + limitations + "\n\n" + follow_ups
+    text += "\n\n" + HEAD[12:] + "1. 声明一。\n\n   First.\n\n"
+    digest = parse_digest(text)
+
+    assert [[c.number for c in paper.claims] for paper in digest.papers] == [[1], [1]]
+    assert (digest.papers[0].limitations, digest.papers[0].follow_ups) == (
+        limitations,
+        follow_ups,
+    )
+    assert digest.warnings == ()
+
+
+def test_english_after_a_loosely_numbered_paragraph_is_not_taken_for_its_quote() -> None:
+    """Only an indented quote makes such a paragraph a claim: English prose after a numbered
+    follow-up is the next paper's opening, not the follow-up's quote."""
+    text = HEAD + "1. 声明一。\n\n   First.\n\n" + REVIEW + "局限。\n\n1) 扩大规模。\n\n"
+    text += (
+        "This paper proposes BarNet.\n\n背景。\n\n机制。\n\n实验。\n\n1. 声明一。\n\n   First.\n"
+    )
+    digest = parse_digest(text)
+
+    assert [paper.follow_ups for paper in digest.papers] == ["1) 扩大规模。", None]
+    assert digest.papers[1].positioning == "This paper proposes BarNet."
+    assert digest.warnings == ()
+
+
+SLIPPED = st.lists(
+    st.tuples(st.integers(min_value=0), st.sampled_from(sorted(SLIPS))), min_size=1, max_size=8
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(range(len(DEEP_READ_SEEDS))), SLIPPED)
+def test_slipped_claim_numbers_change_no_paper_and_each_is_reported_on_its_line(
+    seed: int, slips: list[tuple[int, str]]
+) -> None:
+    text = DEEP_READ_SEEDS[seed]
+    starts = [match.start() for match in _CLAIM_LINE.finditer(text)]
+    chosen = {starts[where % len(starts)]: slip for where, slip in slips}
+    pieces, expected, last = [], [], 0
+    for start in sorted(chosen):
+        match = _CLAIM_LINE.match(text, start)
+        assert match is not None
+        if chosen[start] in UNSPACED and text[match.end()].isdigit():
+            continue  # `1.5DAV` is the number 1.5: the claim's number is lost, as it would be
+        number = match.group(1)
+        line = text.count("\n", 0, start) + 1
+        written = SLIPS[chosen[start]].format(n=number, wide=wide(number))
+        pieces += [text[last:start], chosen[start].format(n=number, wide=wide(number))]
+        expected.append(
+            f"line {line}: claim {number} should start '{number}. ', found '{written}'; "
+            f"read as claim {number}"
+        )
+        last = match.end()
+    slipped = "".join([*pieces, text[last:]])
+
+    assert_same_papers(papers(slipped), papers(text))
+    assert [str(warning) for warning in parse_digest(slipped).warnings] == expected
