@@ -4,13 +4,14 @@ import re
 from datetime import date
 
 from .deep_read import parse_deep_reads
-from .errors import DigestParseError
+from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest
 from .text import digest_lines, paragraphs
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
+_NO_ENTRY = "no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
     "or 'HuggingFace Papers YYYY-MM-DD'"
@@ -38,7 +39,11 @@ def parse_digest(text: str) -> ParsedDigest:
                 line_number,
             )
         digest_date = _parse_date(header.group(1), line_number)
-        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, parse_entries(lines, first + 1))
+        entries = parse_entries(lines, first + 1)
+        # Text none of whose entries could be read would otherwise load as an empty day.
+        unread = not entries and any(line.strip() for line in lines[first + 1 :])
+        empty = (DigestWarning(line_number, _NO_ENTRY),) if unread else ()
+        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, empty)
 
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date

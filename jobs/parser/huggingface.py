@@ -3,7 +3,10 @@
 An entry starts at `N. <Title>` only when the next non-blank line is `Abstract:`: the LLM
 analysis has numbered lines of its own, and the table of contents after the repeated header
 at the end of the file lists every title again without an abstract, so neither starts a
-paper. Inside an entry the sections come in a fixed order (abstract, Chinese abstract,
+paper. Anchored so, the number may be written other ways (`N)`, `## N.`, `**N. Title**`)
+and a long title may be wrapped over the lines right after it.
+
+Inside an entry the sections come in a fixed order (abstract, Chinese abstract,
 analysis) and the metadata lines close it; any of them may be missing.
 """
 
@@ -18,7 +21,12 @@ from .model import KIND_HUGGINGFACE, ParsedPaper
 from .text import is_cjk, join_lines
 
 HEADER = re.compile(r"HuggingFace Papers(?:\s+(\S+))?")
-_ENTRY = re.compile(r"[0-9]{1,4}[.．]\s+(\S.*)")
+_ENTRY = re.compile(
+    r"(?:#{1,6}\s*)?(?:\*\*)?[(（\[]?[0-9０-９]{1,4}\s*(?:[.．:：](?![0-9])|[)）\]])"
+    r"\s*(?:\*\*)?\s*(\S.*?)(?:\*\*)?"
+)
+_TITLE_LINES = 6  # a title wrapped over more lines than this is not taken for one
+_WRAPPED_AT_HYPHEN = re.compile(r"(?<=[^\W\d_]-)\n")  # `Audio-` / `Video`: one word
 _ABSTRACT = re.compile(r"Abstract\s*[:：]\s*(.*)", re.IGNORECASE)
 _ZH_HEADING = re.compile(r"中文摘要\s*[:：]?")
 _ZH_ABSTRACT = re.compile(r"摘要\s*[:：]\s*(.*)")
@@ -49,14 +57,34 @@ def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
         if HEADER.fullmatch(stripped[index]):
             boundaries.append(index)
         elif entry := _ENTRY.fullmatch(stripped[index]):
-            following = next_text[index + 1] if index + 1 < len(lines) else None
+            title = [entry.group(1)]
+            while len(title) < _TITLE_LINES and _wraps_title(stripped, index + len(title)):
+                title.append(stripped[index + len(title)])
+            after = index + len(title)
+            following = next_text[after] if after < len(lines) else None
             if following is not None and _ABSTRACT.match(stripped[following]):
-                starts[index] = entry.group(1)
+                whole = _WRAPPED_AT_HYPHEN.sub("", "\n".join(title)).split("\n")
+                starts[index] = join_lines(whole).removesuffix("**").rstrip()  # bold, wrapped
                 boundaries.append(index)
     boundaries.sort()
     return tuple(
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
         for position, (begin, title) in enumerate(starts.items(), start=1)
+    )
+
+
+def _wraps_title(stripped: Sequence[str], index: int) -> bool:
+    """Whether the line right after a title's (no blank line between) goes on with it: an
+    English line that is none of an entry's other lines."""
+    if index >= len(stripped) or not (line := stripped[index]):
+        return False
+    return not (
+        any(is_cjk(char) for char in line)
+        or _ABSTRACT.match(line)
+        or _META.fullmatch(line)
+        or _ANALYSIS.fullmatch(line)
+        or HEADER.fullmatch(line)
+        or _ENTRY.fullmatch(line)
     )
 
 

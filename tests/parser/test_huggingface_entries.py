@@ -1,0 +1,72 @@
+"""A HuggingFace list whose entries are numbered another way (`1)`, `## 1.`, `**1. Title**`)
+or whose long titles are wrapped over several lines holds the same papers, titles and
+abstracts: an entry is anchored by the `Abstract:` line after its title."""
+
+import re
+import textwrap
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobs.parser import ParsedPaper, parse_digest
+from tests.parser.summary import seed_files
+
+LIST = next(
+    text
+    for seed in seed_files()
+    if (text := seed.read_text(encoding="utf-8")).startswith("HuggingFace")
+)
+_ENTRY = re.compile(r"^(\d+)\. (.*)\n\nAbstract:", re.MULTILINE)
+NUMBERINGS = ["{n}. {t}", "{n}) {t}", "({n}) {t}", "## {n}. {t}", "**{n}. {t}**", "{n}.{t}"]
+
+
+def entries(text: str) -> list[tuple[str, str | None, str | None, str | None]]:
+    papers: tuple[ParsedPaper, ...] = parse_digest(text).papers
+    return [(p.key, p.title, p.abstract_en, p.arxiv_id) for p in papers]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(NUMBERINGS), st.integers(min_value=30, max_value=120))),
+)
+def test_entries_numbered_or_wrapped_otherwise_are_the_same_papers(
+    styles: list[tuple[str, int]],
+) -> None:
+    count = iter(range(10**6))
+
+    def restyle(match: re.Match[str]) -> str:
+        numbering, width = styles[next(count) % len(styles)] if styles else (NUMBERINGS[0], 999)
+        title = "\n".join(textwrap.wrap(match.group(2), width))
+        return numbering.format(n=match.group(1), t=title) + "\n\nAbstract:"
+
+    assert entries(_ENTRY.sub(restyle, LIST)) == entries(LIST)
+
+
+def test_a_title_wrapped_at_a_hyphen_keeps_its_word_whole() -> None:
+    text = (
+        "HuggingFace Papers 2026-01-01\n\n1. E-MoE: Enhanced Mixture-of-\nExperts for Diffusion\n\n"
+        "Abstract: We study experts.\n\nArxiv URL: https://arxiv.org/abs/2609.00001\n"
+    )
+    (paper,) = parse_digest(text).papers
+    assert paper.title == "E-MoE: Enhanced Mixture-of-Experts for Diffusion"
+
+
+def test_numbered_analysis_lines_and_the_table_of_contents_start_no_paper() -> None:
+    """Without an `Abstract:` line right after it, a numbered line is no entry, however
+    its number is written."""
+    text = LIST.replace("\n3. 实验验证与结果", "\n3) 实验验证与结果")
+    assert entries(text) == entries(LIST)
+    assert len(entries(LIST)) == 20
+
+
+def test_a_list_none_of_whose_entries_can_be_read_says_so() -> None:
+    """Rather than loading as a day without papers."""
+    unread = "HuggingFace Papers 2026-01-01\n\nLatest Papers\n\n1. A Title\n\nSome text.\n"
+
+    digest = parse_digest(unread)
+
+    assert digest.papers == ()
+    assert [str(w) for w in digest.warnings] == [
+        "line 1: no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
+    ]
+    assert parse_digest("HuggingFace Papers 2026-01-01\n").warnings == ()  # a day without any
