@@ -52,13 +52,17 @@ _LOOSE_CLAIM = re.compile(
     r"\s*(\S.*)"
 )
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
-_REVIEW = re.compile(r"(?:Novelty|Soundness|Significance|新颖性)\s*[：:]")
+# A review label, maybe as a list item or in bold (`- Novelty：`, `**Novelty**：`).
+_LABEL = r"(?:[-*•]\s*)?(?P<bold>\*\*)?(?P<label>{})(?:\*\*)?\s*[：:](?(bold)(?:\*\*)?)"
+_REVIEW = re.compile(_LABEL.format("Novelty|Soundness|Significance|新颖性"))
+# Its later labels on paragraphs (or lines) of their own: the same review, going on.
+_REVIEW_GOES_ON = re.compile(_LABEL.format("Soundness|Significance|可靠性|重要性"))
 # Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
 # The Chinese labels are typos of the English ones that the review survives (a warning).
 _REVIEW_LABEL = re.compile(
-    r"\b(Novelty|Soundness|Significance)\s*[：:]|(新颖性|可靠性|重要性)\s*[：:]"
+    _LABEL.format(r"\bNovelty|\bSoundness|\bSignificance|新颖性|可靠性|重要性")
 )
-_OPENS_REVIEW = re.compile(r"(?:Novelty|新颖性)\s*[：:]")  # its first label
+_OPENS_REVIEW = re.compile(_LABEL.format("Novelty|新颖性"))  # its first label
 _CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
@@ -210,9 +214,12 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             items[-1].quote_lines.extend(paragraph.lines)
         elif body.startswith(_NOTE_PREFIX):
             items.append(_Item(_NOTE, paragraph))
-        elif _REVIEW.match(body):
+        elif items and items[-1].kind == _REVIEW_ITEM and _REVIEW_GOES_ON.match(body):
+            so_far = items[-1].paragraph
+            items[-1].paragraph = Paragraph(so_far.line, so_far.lines + paragraph.lines)
+        elif review := _REVIEW.match(body):
             items.append(_Item(_REVIEW_ITEM, paragraph))
-            if body.startswith("新颖性"):
+            if review["label"] == "新颖性":
                 warnings.append(
                     DigestWarning(
                         paragraph.line,
@@ -489,7 +496,7 @@ def _split_review(text: str) -> dict[str, str]:
     colons; a missing label leaves its field out)."""
     first: dict[str, re.Match[str]] = {}  # label -> its first mention, in text order
     for match in _REVIEW_LABEL.finditer(text):
-        first.setdefault(match.group(1) or _CHINESE_LABELS[match.group(2)], match)
+        first.setdefault(_CHINESE_LABELS.get(match["label"], match["label"]), match)
     marks = list(first.items())
     sections: dict[str, str] = {}
     for (label, mark), following in zip(marks, [*marks[1:], None], strict=True):
