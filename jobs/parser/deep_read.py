@@ -13,7 +13,8 @@ A run of the usual shape (2 + 4) splits there; a run with a paragraph more or le
 split paragraph, a shorter paper) splits where the next paper's text opens ("本文…",
 "<Name> 是一篇…") and not where a limitation or follow-up goes on. So blank lines (extra
 or missing: paragraphs run together are cut apart first), leading spaces and split
-paragraphs never move a paragraph into another paper. Before an abstract-only entry or
+paragraphs never move a paragraph into another paper; nor do markdown headings and rules
+a pipeline left in (read as blank lines). Before an abstract-only entry or
 the end of the file, the whole run is the previous deep read's tail.
 
 A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
@@ -80,6 +81,10 @@ _FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
 # closed by a quotation mark or a bracket.
 _SENTENCE_ENDS = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
 
+# Markdown structure a pipeline may leave in (`## 评审`, `---`) at a line's start: this
+# format has no headings, and each would count as a paragraph, moving the ones around it.
+_MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}")
+
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
 _ORPHAN = (
     "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
@@ -113,6 +118,20 @@ class _DeepRead:
     claims: list[_Item]
     review: _Item | None
     left_out: bool = False  # nothing of it is sound: it only takes its tail along
+
+
+def without_markup(lines: Sequence[str]) -> list[str]:
+    """The lines, headings and rules (`_MARKUP`, indented less than a quote) read as blank."""
+    return ["" if _is_markup(line) else line for line in lines]
+
+
+def _is_markup(line: str) -> bool:
+    body = line.lstrip(" ")
+    return (
+        body[:1] in "#-*_"
+        and len(line) - len(body) < QUOTE_INDENT
+        and bool(_MARKUP.fullmatch(body))
+    )
 
 
 def parse_deep_reads(

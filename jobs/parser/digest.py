@@ -3,7 +3,7 @@
 import re
 from datetime import date
 
-from .deep_read import parse_deep_reads
+from .deep_read import parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest
@@ -28,7 +28,7 @@ def parse_digest(text: str) -> ParsedDigest:
 
     if _DATE.fullmatch(head):
         digest_date = _parse_date(head, line_number)
-        papers, warnings = parse_deep_reads(paragraphs(lines, first + 1))
+        papers, warnings = parse_deep_reads(paragraphs(without_markup(lines), first + 1))
         return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, warnings)
 
     header = HEADER.fullmatch(head)

@@ -1,5 +1,6 @@
 """Deep-read boundaries come from the structure, not from blank lines: extra or missing
-blank lines, leading spaces and split paragraphs never change which papers a file holds,
+blank lines, leading spaces, split paragraphs and markdown headings or rules between
+paragraphs never change which papers a file holds,
 their keys, their claims, or which paper a paragraph belongs to."""
 
 import re
@@ -28,9 +29,12 @@ _SENTENCE_END = re.compile(r"(?<=[。；])")
 _CHINESE_PROSE = re.compile(r"[\u4e00-\u9fff]")
 _NUMBERED = re.compile(r"[0-9]{1,3}[.．]\s")
 
+# Markdown a pipeline may leave between paragraphs.
+HEADINGS = ["## 评审", "# AV-GRPO", "---", "### 局限性与后续方向", "***", "#"]
+
 EDITS = st.lists(
     st.tuples(
-        st.sampled_from(["blank lines", "no blank line", "leading spaces", "split"]),
+        st.sampled_from(["blank lines", "no blank line", "leading spaces", "split", "heading"]),
         st.integers(min_value=0),
         st.integers(min_value=1, max_value=6),
     ),
@@ -67,7 +71,11 @@ def edited(text: str, edits: list[tuple[str, int, int]]) -> str:
             lines[index:index] = [""] * size
         elif operation == "no blank line" and not line.strip() and 0 < index < len(lines) - 1:
             del lines[index]  # two paragraphs run together
+        elif operation == "heading" and not line.strip():  # between two paragraphs
+            lines[index:index] = ["", HEADINGS[size % len(HEADINGS)]]
         elif operation == "leading spaces" and line.strip() and not line.startswith(" "):
+            if line in HEADINGS:  # up to two spaces: three would make it a quote's line
+                size = min(size, 2)
             lines[index] = " " * size + line  # a claim, a paragraph or the review, not a quote
         elif operation == "split" and is_prose(line):
             pieces = [piece for piece in _SENTENCE_END.split(line) if piece]
