@@ -11,6 +11,10 @@ from .text import digest_lines, paragraphs
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
+_JOINED = (
+    "another digest's date line ({}): this file holds more than one digest, and its papers "
+    "are all dated {}"
+)
 _NO_ENTRY = "no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
@@ -28,8 +32,21 @@ def parse_digest(text: str) -> ParsedDigest:
 
     if _DATE.fullmatch(head):
         digest_date = _parse_date(head, line_number)
-        papers, warnings = parse_deep_reads(paragraphs(without_markup(lines), first + 1))
-        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, warnings)
+        body = without_markup(lines)
+        # Digests run together (concatenated exports): each later date line is a boundary.
+        later = [
+            index for index in range(first + 1, len(body)) if _DATE.fullmatch(body[index].strip())
+        ]
+        for index in later:
+            body[index] = ""
+        papers, warnings = parse_deep_reads(paragraphs(body, first + 1))
+        joined = (
+            DigestWarning(index + 1, _JOINED.format(lines[index].strip(), digest_date))
+            for index in later
+        )
+        return ParsedDigest(
+            FORMAT_DEEP_READ, digest_date, papers, tuple(sorted((*warnings, *joined), key=_line))
+        )
 
     header = HEADER.fullmatch(head)
     if header:
@@ -48,6 +65,10 @@ def parse_digest(text: str) -> ParsedDigest:
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date
     raise DigestParseError(_UNKNOWN_FORMAT, line_number)
+
+
+def _line(warning: DigestWarning) -> int:
+    return warning.line
 
 
 def _parse_date(value: str, line_number: int) -> date:

@@ -140,3 +140,19 @@ def test_a_split_tail_at_the_end_of_the_file_is_the_last_paper_s() -> None:
     )
     (paper,) = papers(text).values()
     assert (paper.limitations, paper.follow_ups) == ("局限。", "跟进。\n\n多出来的一段。")
+
+
+@pytest.mark.parametrize("gap", ["\n", "\n\n", "\n\n\n"], ids=["no blank line", "one", "two"])
+def test_two_digests_run_together_hold_both_files_papers_with_a_warning(gap: str) -> None:
+    """A concatenated export: the second file's date line is a boundary, not a paragraph."""
+    first, second = DEEP_READ_SEEDS
+    joined = parse_digest(first.rstrip("\n") + gap + second)
+    line = first.rstrip("\n").count("\n") + gap.count("\n") + 1
+
+    assert [p.key for p in joined.papers] == [*papers(first), *papers(second)]
+    assert_same_papers(papers(first.rstrip("\n") + gap + second), papers(first) | papers(second))
+    date, second_date = first.split("\n", 1)[0], second.split("\n", 1)[0]
+    assert [str(warning) for warning in joined.warnings] == [
+        f"line {line}: another digest's date line ({second_date}): this file holds more than "
+        f"one digest, and its papers are all dated {date}"
+    ]
