@@ -2,6 +2,7 @@
 
 import re
 from datetime import date
+from operator import attrgetter
 
 from .deep_read import parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
@@ -45,7 +46,10 @@ def parse_digest(text: str) -> ParsedDigest:
             for index in later
         )
         return ParsedDigest(
-            FORMAT_DEEP_READ, digest_date, papers, tuple(sorted((*warnings, *joined), key=_line))
+            FORMAT_DEEP_READ,
+            digest_date,
+            papers,
+            tuple(sorted((*warnings, *joined), key=attrgetter("line"))),
         )
 
     header = HEADER.fullmatch(head)
@@ -65,10 +69,6 @@ def parse_digest(text: str) -> ParsedDigest:
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date
     raise DigestParseError(_UNKNOWN_FORMAT, line_number)
-
-
-def _line(warning: DigestWarning) -> int:
-    return warning.line
 
 
 def _parse_date(value: str, line_number: int) -> date:

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from storage.paper_keys import arxiv_key, find_arxiv_id, legacy_key, text_key
 
 from .model import KIND_HUGGINGFACE, ParsedPaper
-from .text import is_cjk, join_lines
+from .text import has_cjk, is_cjk, join_lines
 
 HEADER = re.compile(r"HuggingFace Papers(?:\s+(\S+))?")
 _ENTRY = re.compile(
@@ -63,8 +63,7 @@ def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
             after = index + len(title)
             following = next_text[after] if after < len(lines) else None
             if following is not None and _ABSTRACT.match(stripped[following]):
-                whole = _WRAPPED_AT_HYPHEN.sub("", "\n".join(title)).split("\n")
-                starts[index] = join_lines(whole).removesuffix("**").rstrip()  # bold, wrapped
+                starts[index] = _title_text(title)
                 boundaries.append(index)
     boundaries.sort()
     return tuple(
@@ -73,13 +72,20 @@ def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
     )
 
 
+def _title_text(lines: list[str]) -> str:
+    """A title's lines as one: a word wrapped at its hyphen whole again, the closing `**`
+    of a bold title that was wrapped dropped."""
+    whole = _WRAPPED_AT_HYPHEN.sub("", "\n".join(lines)).split("\n")
+    return join_lines(whole).removesuffix("**").rstrip()
+
+
 def _wraps_title(stripped: Sequence[str], index: int) -> bool:
     """Whether the line right after a title's (no blank line between) goes on with it: an
     English line that is none of an entry's other lines."""
     if index >= len(stripped) or not (line := stripped[index]):
         return False
     return not (
-        any(is_cjk(char) for char in line)
+        has_cjk(line)
         or _ABSTRACT.match(line)
         or _META.fullmatch(line)
         or _ANALYSIS.fullmatch(line)
