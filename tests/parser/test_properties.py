@@ -46,6 +46,19 @@ FRAGMENTS = sorted(
         "PDF URL: https://arxiv.org/pdf/2609.35259v3.pdf",
         "Published: not a date",
         "Updated: 2026-10-04",
+        # Slips and layouts the parser reads past (numbering, review labels, markdown).
+        "5) 声明五。",
+        "（3）声明三。",
+        "**4.** 声明四。",
+        "- Novelty：新。",
+        "Soundness：稳。",
+        "**Significance**：大。",
+        "## 评审",
+        "---",
+        "1) A Title",
+        "**2. Another Title**",
+        "Wrapped-",
+        "2026-01-02\u200b",
     }
 )
 MUTATIONS = st.lists(
