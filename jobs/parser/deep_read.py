@@ -18,9 +18,10 @@ a pipeline left in (read as blank lines). Before an abstract-only entry or
 the end of the file, the whole run is the previous deep read's tail.
 
 A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
-or `5)` for `5.`, `新颖性：` for `Novelty：`, claims out of order, claims with no paper text before
-them) is a `DigestWarning` on its exact line: the faulty part, or that paper alone when
-nothing of it is sound, is left out, and the rest of the file loads.
+or `5)` for `5.`, a claim without its number, `新颖性：` for `Novelty：`, claims out of
+order, claims with no paper text before them) is a `DigestWarning` on its exact line: the
+faulty part, or that paper alone when nothing of it is sound, is left out, and the rest of
+the file loads.
 """
 
 import itertools
@@ -53,6 +54,7 @@ _LOOSE_CLAIM = re.compile(
     r"\s*(\S.*)"
 )
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
+_BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
 # A review label, maybe as a list item or in bold (`- Novelty：`, `**Novelty**：`).
 _LABEL = r"(?:[-*•]\s*)?(?P<bold>\*\*)?(?P<label>{})(?:\*\*)?\s*[：:](?(bold)(?:\*\*)?)"
 _REVIEW = re.compile(_LABEL.format("Novelty|Soundness|Significance|新颖性"))
@@ -277,8 +279,68 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             )
         else:
             items.append(_Item(_PROSE, paragraph))
+    while len(found := _unnumbered_claims(items, warnings)) < len(items):
+        items = found  # again: a claim found may be the neighbour that numbers another
     _resolve_unquoted(items, warnings)
     return items
+
+
+def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
+    """A plain paragraph with an indented English one after it, next to a claim, is a claim
+    whose number was lost or mistyped (`五、`, `Claim 5:`, `5.` on a line of its own): only
+    claims carry indented English. It is read as the claim its neighbours imply, with a
+    warning; taken for text, it would start a paper of its own."""
+    result: list[_Item] = []
+    index = 0
+    while index < len(items):
+        item, end = items[index], index + 1
+        while end < len(items) and _is_indented_english(items[end]):
+            end += 1
+        claim = _claim_without_number(item, items[index + 1 : end], result, items[end : end + 1])
+        if claim is None:
+            result.append(item)
+            index += 1
+            continue
+        n = claim.number
+        problem = (
+            f"has no number of its own: expected '{n}. ' before its text"
+            if claim.claim_lines
+            else f"has no text: expected its statement after '{n}. '"
+        )
+        warnings.append(DigestWarning(item.line, f"claim {n} {problem}; read as claim {n}"))
+        result.append(claim)
+        index = end
+    return result
+
+
+def _claim_without_number(
+    item: _Item, quotes: list[_Item], before: list[_Item], after: list[_Item]
+) -> _Item | None:
+    """`item` as the claim it is when `quotes` (indented English) follow it and a claim is
+    next to it (the last of `before`, or `after` when that is not the first claim)."""
+    if item.kind != _PROSE or not quotes:
+        return None
+    previous = before[-1] if before and before[-1].kind == _CLAIM_ITEM else None
+    following = after[0] if after and after[0].kind == _CLAIM_ITEM and after[0].number > 1 else None
+    if previous is None and following is None:
+        return None
+    if bare := _BARE_NUMBER.fullmatch(item.text):  # `5.` alone: the number, without text
+        number, lines = int(bare.group(1)), []
+    elif not has_cjk(item.text):  # a statement is Chinese, with English terms at most
+        return None
+    else:
+        number = previous.number + 1 if previous else following.number - 1 if following else 1
+        lines = [*item.paragraph.lines]
+    claim = _Item(_CLAIM_ITEM, item.paragraph, number, lines)
+    claim.quote_lines = [line for quote in quotes for line in quote.paragraph.lines]
+    return claim
+
+
+def _is_indented_english(item: _Item) -> bool:
+    first = item.paragraph.lines[0]
+    return (
+        item.kind == _PROSE and indent_of(first) >= QUOTE_INDENT and _reads_as_quote(first.strip())
+    )
 
 
 def _numbered(body: str) -> tuple[int, str, str, bool] | None:

@@ -118,3 +118,78 @@ def test_slipped_claim_numbers_change_no_paper_and_each_is_reported_on_its_line(
 
     assert_same_papers(papers(slipped), papers(text))
     assert [str(warning) for warning in parse_digest(slipped).warnings] == expected
+
+
+LOST_NUMBERS = {
+    "no number": ("", "claim 2 has no number of its own: expected '2. ' before its text"),
+    "a Chinese numeral": (
+        "二、",
+        "claim 2 has no number of its own: expected '2. ' before its text",
+    ),
+    "a word before it": (
+        "Claim 2: ",
+        "claim 2 has no number of its own: expected '2. ' before its text",
+    ),
+}
+
+
+@pytest.mark.parametrize("lost", LOST_NUMBERS)
+def test_a_claim_that_lost_its_number_is_read_as_the_claim_its_neighbours_imply(lost: str) -> None:
+    """Only claims carry indented English quotes: taken for text, the claim would start a
+    paper of its own and take the claims after it along."""
+    written, warning = LOST_NUMBERS[lost]
+    text = HEAD + "1. 声明一。\n\n   First.\n\n" + written + "声明二。\n\n   Second.\n\n"
+    text += "3. 声明三。\n\n   Third.\n\n" + REVIEW
+    digest = parse_digest(text)
+
+    (paper,) = digest.papers
+    assert [(c.number, c.quote_en) for c in paper.claims] == [
+        (1, "First."),
+        (2, "Second."),
+        (3, "Third."),
+    ]
+    assert paper.claims[1].text_zh == written + "声明二。"
+    assert [str(w) for w in digest.warnings] == [f"line 15: {warning}; read as claim 2"]
+
+
+def test_a_claim_number_without_its_text_keeps_its_quote() -> None:
+    text = HEAD + "1. 声明一。\n\n   First.\n\n2.\n\n   Second.\n\n" + REVIEW
+    digest = parse_digest(text)
+
+    assert [(c.number, c.text_zh, c.quote_en) for c in digest.papers[0].claims] == [
+        (1, "声明一。", "First."),
+        (2, "", "Second."),
+    ]
+    assert [str(w) for w in digest.warnings] == [
+        "line 15: claim 2 has no text: expected its statement after '2. '; read as claim 2"
+    ]
+
+
+def test_the_first_claims_without_numbers_are_numbered_back_from_the_next() -> None:
+    text = HEAD + "声明一。\n\n   First.\n\n声明二。\n\n   Second.\n\n3. 声明三。\n\n   Third.\n"
+    digest = parse_digest(text)
+
+    assert [c.number for c in digest.papers[0].claims] == [1, 2, 3]
+    assert len(digest.warnings) == 2
+
+
+UNNUMBERED = st.lists(st.integers(min_value=0), min_size=1, max_size=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(range(len(DEEP_READ_SEEDS))), UNNUMBERED)
+def test_claims_that_lost_their_numbers_change_no_paper(seed: int, picks: list[int]) -> None:
+    """Any claims but each paper's first lose their numbers: the same papers and claims."""
+    text = DEEP_READ_SEEDS[seed]
+    later = [match for match in _CLAIM_LINE.finditer(text) if match.group(1) != "1"]
+    starts = sorted({later[pick % len(later)].start() for pick in picks})
+    pieces, last = [], 0
+    for start in starts:
+        match = _CLAIM_LINE.match(text, start)
+        assert match is not None
+        pieces.append(text[last:start])
+        last = match.end()
+    stripped = "".join([*pieces, text[last:]])
+
+    assert_same_papers(papers(stripped), papers(text))
+    assert len(parse_digest(stripped).warnings) == len(starts)
