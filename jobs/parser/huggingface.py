@@ -4,7 +4,9 @@ An entry starts at `N. <Title>` only when the next non-blank line is `Abstract:`
 analysis has numbered lines of its own, and the table of contents after the repeated header
 at the end of the file lists every title again without an abstract, so neither starts a
 paper. Anchored so, the number may be written other ways (`N)`, `## N.`, `**N. Title**`)
-and a long title may be wrapped over the lines right after it.
+and a long title may be wrapped over the lines right after it. An entry whose `Abstract:`
+label was lost is anchored by its place: an English title numbered next, first in the list
+or right after the metadata that closes the entry before.
 
 Inside an entry the sections come in a fixed order (abstract, Chinese abstract,
 analysis) and the metadata lines close it; any of them may be missing.
@@ -22,8 +24,8 @@ from .text import has_cjk, is_cjk, join_lines
 
 HEADER = re.compile(r"HuggingFace Papers(?:\s+(\S+))?")
 _ENTRY = re.compile(
-    r"(?:#{1,6}\s*)?(?:\*\*)?[(（\[]?[0-9０-９]{1,4}\s*(?:[.．:：](?![0-9])|[)）\]])"
-    r"\s*(?:\*\*)?\s*(\S.*?)(?:\*\*)?"
+    r"(?:#{1,6}\s*)?(?:\*\*)?[(（\[]?(?P<number>[0-9０-９]{1,4})\s*(?:[.．:：](?![0-9])|[)）\]])"
+    r"\s*(?:\*\*)?\s*(?P<title>\S.*?)(?:\*\*)?"
 )
 _TITLE_LINES = 6  # a title wrapped over more lines than this is not taken for one
 _WRAPPED_AT_HYPHEN = re.compile(r"(?<=[^\W\d_]-)\n")  # `Audio-` / `Video`: one word
@@ -53,18 +55,30 @@ def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
     next_text = _next_non_blank(stripped)
     starts: dict[int, str] = {}  # line index -> title
     boundaries = [len(lines)]  # entry starts, and repeated headers that end the entry before
+    closed = False  # the last non-blank line was metadata: an entry ended there
+    number = 0  # the last entry's
     for index in range(start, len(lines)):
         if HEADER.fullmatch(stripped[index]):
             boundaries.append(index)
         elif entry := _ENTRY.fullmatch(stripped[index]):
-            title = [entry.group(1)]
+            title = [entry["title"]]
             while len(title) < _TITLE_LINES and _wraps_title(stripped, index + len(title)):
                 title.append(stripped[index + len(title)])
             after = index + len(title)
             following = next_text[after] if after < len(lines) else None
-            if following is not None and _ABSTRACT.match(stripped[following]):
+            abstract = following is not None and _ABSTRACT.match(stripped[following])
+            # The next entry's English title, first in the list or right after the metadata
+            # that closes the entry before, starts it even when its `Abstract:` label was
+            # lost: else it would run into the entry before (a table of contents after the
+            # metadata numbers from 1 again).
+            in_turn = int(entry["number"]) == number + 1 and (closed or number == 0)
+            lost_label = in_turn and not has_cjk(title[0])
+            if abstract or lost_label:
                 starts[index] = _title_text(title)
                 boundaries.append(index)
+                number = int(entry["number"])
+        if stripped[index]:
+            closed = _META.fullmatch(stripped[index]) is not None
     boundaries.sort()
     return tuple(
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
@@ -171,6 +185,7 @@ def _sections(body: Sequence[str]) -> dict[int, list[str]]:
     """Split the lines between title and metadata at the section markers. Markers only
     move forward, so a `摘要：` inside the analysis stays analysis text."""
     sections: dict[int, list[str]] = {_ABSTRACT_EN: [], _ABSTRACT_ZH: [], _ANALYSIS_TEXT: []}
+    before: list[str] = []  # lines before any marker
     stage = 0
     for line in body:
         if stage < _ABSTRACT_EN and (match := _ABSTRACT.match(line)):
@@ -189,6 +204,10 @@ def _sections(body: Sequence[str]) -> dict[int, list[str]]:
             stage = _ANALYSIS_TEXT
         elif stage:
             sections[stage].append(line)
+        else:
+            before.append(line)
+    if not any(sections[_ABSTRACT_EN]):  # its label lost: the text before the Chinese one
+        sections[_ABSTRACT_EN] = before
     return sections
 
 

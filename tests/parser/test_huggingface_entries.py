@@ -5,6 +5,7 @@ abstracts: an entry is anchored by the `Abstract:` line after its title."""
 import re
 import textwrap
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,7 +62,7 @@ def test_numbered_analysis_lines_and_the_table_of_contents_start_no_paper() -> N
 
 def test_a_list_none_of_whose_entries_can_be_read_says_so() -> None:
     """Rather than loading as a day without papers."""
-    unread = "HuggingFace Papers 2026-01-01\n\nLatest Papers\n\n1. A Title\n\nSome text.\n"
+    unread = "HuggingFace Papers 2026-01-01\n\nLatest Papers\n\n- A Title\n\nSome text.\n"
 
     digest = parse_digest(unread)
 
@@ -70,3 +71,16 @@ def test_a_list_none_of_whose_entries_can_be_read_says_so() -> None:
         "line 1: no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
     ]
     assert parse_digest("HuggingFace Papers 2026-01-01\n").warnings == ()  # a day without any
+
+
+LABELS = [match.start() for match in re.finditer(r"^Abstract:", LIST, re.MULTILINE)]
+
+
+@pytest.mark.parametrize("entry", range(len(LABELS)), ids=lambda n: f"entry {n + 1}")
+def test_an_entry_whose_abstract_label_was_lost_is_still_its_own_paper(entry: int) -> None:
+    """Its title, first in the list or right after the metadata closing the entry before,
+    starts it; it ran into the entry before, which then took its arXiv ID."""
+    label = LABELS[entry]
+    lost = LIST[:label] + LIST[label + len("Abstract:") :]
+
+    assert entries(lost) == entries(LIST)
