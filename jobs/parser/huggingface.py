@@ -69,10 +69,11 @@ def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
             abstract = following is not None and _ABSTRACT.match(stripped[following])
             # The next entry's English title, first in the list or right after the metadata
             # that closes the entry before, starts it even when its `Abstract:` label was
-            # lost: else it would run into the entry before (a table of contents after the
-            # metadata numbers from 1 again).
+            # lost: else it would run into the entry before. (A table of contents lists its
+            # titles one after another, and after the metadata it numbers from 1 again.)
             in_turn = int(entry["number"]) == number + 1 and (closed or number == 0)
-            lost_label = in_turn and not has_cjk(title[0])
+            listed = following is not None and _ENTRY.fullmatch(stripped[following])
+            lost_label = in_turn and not listed and not has_cjk(title[0])
             if abstract or lost_label:
                 starts[index] = _title_text(title)
                 boundaries.append(index)

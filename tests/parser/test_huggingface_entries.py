@@ -84,3 +84,13 @@ def test_an_entry_whose_abstract_label_was_lost_is_still_its_own_paper(entry: in
     lost = LIST[:label] + LIST[label + len("Abstract:") :]
 
     assert entries(lost) == entries(LIST)
+
+
+@pytest.mark.parametrize("gap", ["\n", "\n\n"])
+def test_a_table_of_contents_before_the_entries_starts_no_paper(gap: str) -> None:
+    titles = [title for _, title, _, _ in entries(LIST)]
+    contents = gap.join(f"{n}. {title}" for n, title in enumerate(titles, start=1))
+
+    listed = LIST.replace("Latest Papers\n", f"Latest Papers\n\n{contents}\n", 1)
+
+    assert entries(listed) == entries(LIST)
