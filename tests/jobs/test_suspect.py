@@ -131,6 +131,7 @@ async def test_bytes_an_older_parser_misread_are_read_again_without_a_suspect(
     path.write_bytes(SEED_TEXTS[AV_GRPO].replace(b"\n5. ", b"\n5) ", 1))
     with monkeypatch.context() as older:  # the parser before `5)` was read as a claim
         older.setattr(deep_read, "_LOOSE_CLAIM", re.compile("(?!)"))
+        older.setattr(deep_read, "_unnumbered_claims", lambda items, _: items)
         older.setattr(jobs.ingest, "PARSER_VERSION", "3")
         await ingest(sessions, [seeds])
     _, misread = await contents(sessions)
