@@ -425,19 +425,16 @@ async def _prepare(
 def _outcome(document: Document | loading.StoredVersion | None, content_hash: str) -> str:
     if document is None:
         return "new"
-    if (
-        document.status == "ok"
-        and document.content_hash == content_hash
-        and document.parser_version == PARSER_VERSION  # a new parser re-reads every file once
-    ):
+    # A new parser re-reads every file once.
+    if _holds(document, content_hash) and document.parser_version == PARSER_VERSION:
         return "unchanged"  # a forced re-parse of the same content counts here too
     return "changed"  # new content, or a file that failed last time
 
 
-def _reread(document: Document | None, content_hash: str) -> bool:
-    """The store holds these very bytes, read by an older parser: what this parser no longer
-    finds in them was a misreading (a claim numbered `5)` taken for a new paper), not a
-    damaged delivery."""
+def _holds(document: Document | loading.StoredVersion | None, content_hash: str) -> bool:
+    """Whether the store holds these very bytes as read. Read again by a newer parser, what
+    it no longer finds in them was a misreading (a claim numbered `5)` taken for a new
+    paper), not a damaged delivery."""
     return (
         document is not None and document.status == "ok" and document.content_hash == content_hash
     )
@@ -474,7 +471,7 @@ async def _store(
                 await _record_refused(session, file, "failed", file.parsed)
                 report.fail(file.path, file.parsed)
                 return
-            reread = _reread(document, file.content_hash)
+            reread = _holds(document, file.content_hash)
             saved = await loading.save_document(
                 session,
                 path=file.stored_path,

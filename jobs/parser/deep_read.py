@@ -34,7 +34,7 @@ from storage.paper_keys import legacy_key, text_key
 from .errors import DigestParseError, DigestWarning
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import derive_name, fallback_name, short_title, subtitle
-from .text import Paragraph, cjk_share, has_cjk, indent_of, join_lines
+from .text import Paragraph, cjk_share, has_cjk, indent_of, join_lines, list_number
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
 _NOTE_PREFIX = NOTE[:5]
@@ -49,10 +49,7 @@ _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
 # Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`. Reviewers
 # number their limitations and follow-ups like this too, so such a paragraph is a claim
 # (with a warning) only when its English quote follows; otherwise it stays plain text.
-_LOOSE_CLAIM = re.compile(
-    r"((?:[-*•]\s*)?(?:\*\*)?[(（\[]?([0-9０-９]{1,3})\s*(?:[.．:：](?![0-9])|[)）\]])(?:\*\*)?)"
-    r"\s*(\S.*)"
-)
+_LOOSE_CLAIM = re.compile(rf"((?:[-*•]\s*)?(?:\*\*)?{list_number(3)}(?:\*\*)?)\s*(\S.*)")
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
 # A review label, maybe as a list item or in bold (`- Novelty：`, `**Novelty**：`).

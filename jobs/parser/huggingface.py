@@ -20,12 +20,11 @@ from datetime import UTC, datetime
 from storage.paper_keys import arxiv_key, find_arxiv_id, legacy_key, text_key
 
 from .model import KIND_HUGGINGFACE, ParsedPaper
-from .text import has_cjk, is_cjk, join_lines
+from .text import has_cjk, is_cjk, join_lines, list_number
 
 HEADER = re.compile(r"HuggingFace Papers(?:\s+(\S+))?")
 _ENTRY = re.compile(
-    r"(?:#{1,6}\s*)?(?:\*\*)?[(（\[]?(?P<number>[0-9０-９]{1,4})\s*(?:[.．:：](?![0-9])|[)）\]])"
-    r"\s*(?:\*\*)?\s*(?P<title>\S.*?)(?:\*\*)?"
+    rf"(?:#{{1,6}}\s*)?(?:\*\*)?{list_number(4)}\s*(?:\*\*)?\s*(?P<title>\S.*?)(?:\*\*)?"
 )
 _TITLE_LINES = 6  # a title wrapped over more lines than this is not taken for one
 _WRAPPED_AT_HYPHEN = re.compile(r"(?<=[^\W\d_]-)\n")  # `Audio-` / `Video`: one word
@@ -71,13 +70,13 @@ def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
             # that closes the entry before, starts it even when its `Abstract:` label was
             # lost: else it would run into the entry before. (A table of contents lists its
             # titles one after another, and after the metadata it numbers from 1 again.)
-            in_turn = int(entry["number"]) == number + 1 and (closed or number == 0)
+            in_turn = int(entry[1]) == number + 1 and (closed or number == 0)
             listed = following is not None and _ENTRY.fullmatch(stripped[following])
             lost_label = in_turn and not listed and not has_cjk(title[0])
             if abstract or lost_label:
                 starts[index] = _title_text(title)
                 boundaries.append(index)
-                number = int(entry["number"])
+                number = int(entry[1])
         if stripped[index]:
             closed = _META.fullmatch(stripped[index]) is not None
     boundaries.sort()

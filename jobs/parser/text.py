@@ -28,6 +28,12 @@ _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 TAB_WIDTH = 4
 
 
+def list_number(digits: int) -> str:
+    """The pattern of a list item's number however it is written (`5.`, `5)`, `(5)`, `５.`,
+    `5：`, but not the `1` of `1.5`); the number is its one group."""
+    return rf"[(（\[]?([0-9０-９]{{1,{digits}}})\s*(?:[.．:：](?![0-9])|[)）\]])"
+
+
 def byte_order(data: bytes) -> tuple[str, bytes]:
     """The encoding a file's byte order mark announces (UTF-8 without one), and the bytes
     after the mark."""
