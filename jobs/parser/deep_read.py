@@ -14,20 +14,21 @@ split paragraph, a shorter paper) splits where the next paper's text opens ("本
 "<Name> 是一篇…") and not where a limitation or follow-up goes on. So blank lines (extra
 or missing: paragraphs run together are cut apart first), leading spaces and split
 paragraphs never move a paragraph into another paper; nor do markdown headings and rules
-a pipeline left in (read as blank lines). Before an abstract-only entry or
-the end of the file, the whole run is the previous deep read's tail.
+a pipeline left in (read as blank lines). A quote set as a markdown blockquote (`> …`) is
+read as indented. Before an abstract-only entry or the end of the file, the whole run is
+the previous deep read's tail.
 
 A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
-or `5)` for `5.`, a claim without its number, `新颖性：` for `Novelty：`, claims out of
-order, claims with no paper text before them) is a `DigestWarning` on its exact line: the
-faulty part, or that paper alone when nothing of it is sound, is left out, and the rest of
-the file loads.
+or `5)` for `5.`, a claim without its number or with one used twice, `新颖性：` for
+`Novelty：`, claims out of order, claims with no paper text before them) is a
+`DigestWarning` on its exact line: the faulty part, or that paper alone when nothing of it
+is sound, is read as it most likely stands or left out, and the rest of the file loads.
 """
 
 import itertools
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from storage.paper_keys import legacy_key, text_key
 
@@ -83,8 +84,17 @@ _SENTENCE_ENDS = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
 # Markdown structure a pipeline may leave in (`## 评审`, `---`) at a line's start: this
 # format has no headings, and each would count as a paragraph, moving the ones around it.
 _MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}")
+# A markdown export may set each quote in a blockquote (`> The results…`, nested `> >`);
+# `>50 个基准` and `>= 3` are text.
+_MARKUP_STARTS = frozenset(" #-*_>")
+_BLOCKQUOTE = re.compile(r"(?:>(?![0-9=]) ?)+")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
+_OUT_OF_ORDER = (
+    "claim {0} is out of order: expected claim {1} (claims are numbered 1, 2, 3, … within "
+    "each paper); loaded as claim {0}"
+)
+_TWICE = "claim {} appears twice in this paper: expected claim {}; {}"
 _ORPHAN = (
     "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
     "text, and ends with its limitations and follow-ups; an abstract needs the note "
@@ -110,6 +120,11 @@ class _Item:
     def text(self) -> str:
         return self.paragraph.text
 
+    def as_claim(self) -> Claim:
+        # The quote is English: wrapped lines join with single spaces.
+        quote = " ".join(" ".join(self.quote_lines).split())
+        return Claim(self.number, join_lines(self.claim_lines), quote)
+
 
 @dataclass
 class _DeepRead:
@@ -120,17 +135,29 @@ class _DeepRead:
 
 
 def without_markup(lines: Sequence[str]) -> list[str]:
-    """The lines, headings and rules (`_MARKUP`, indented less than a quote) read as blank."""
-    return ["" if _is_markup(line) else line for line in lines]
-
-
-def _is_markup(line: str) -> bool:
-    body = line.lstrip(" ")
-    return (
-        body[:1] in "#-*_"
-        and len(line) - len(body) < QUOTE_INDENT
-        and bool(_MARKUP.fullmatch(body))
-    )
+    """The lines, headings and rules (`_MARKUP`) read as blank, and a blockquote's `>`
+    markers as a quote's indentation, where they start a line indented less than a quote
+    (or a paragraph: a wrapped quote's line may start with `> 0.05`)."""
+    result: list[str] = []
+    quoting = False  # in a blockquote: the lines since a blank one all started with `>`
+    for line in lines:
+        if line[:1] not in _MARKUP_STARTS:  # most lines: text
+            quoting = False
+            result.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        marker = _BLOCKQUOTE.match(body) if body[:1] == ">" else None
+        if marker and (indent < QUOTE_INDENT or quoting or not result or not result[-1]):
+            quoting = True
+            rest = body[marker.end() :]
+            line = " " * (indent + QUOTE_INDENT) + rest if rest else ""
+        elif body[:1] in "#-*_" and indent < QUOTE_INDENT and _MARKUP.fullmatch(body):
+            quoting, line = False, ""
+        else:
+            quoting = False
+        result.append(line)
+    return result
 
 
 def parse_deep_reads(
@@ -169,38 +196,11 @@ def parse_deep_reads(
                     ),
                 )
             )
-        claims: list[_Item] = []
-        numbers: set[int] = set()
-        while index < len(items) and items[index].kind == _CLAIM_ITEM:
-            claim = items[index]
-            index += 1
-            expected = len(numbers) + 1
-            if claim.number in numbers:
-                warnings.append(
-                    DigestWarning(
-                        claim.line,
-                        (
-                            f"claim {claim.number} appears twice in this paper: expected claim "
-                            f"{expected}; left out"
-                        ),
-                    )
-                )
-                continue
-            if claim.number != expected:
-                warnings.append(
-                    DigestWarning(
-                        claim.line,
-                        (
-                            f"claim {claim.number} is out of order: expected claim {expected} "
-                            "(claims are numbered 1, 2, 3, … within each paper); loaded as "
-                            f"claim {claim.number}"
-                        ),
-                    )
-                )
-            numbers.add(claim.number)
-            if claim.quote_lines:  # one without its quote was reported and is left out
-                claims.append(claim)
-        claims.sort(key=lambda claim: claim.number)  # out of order: reported, kept in order
+        end = index
+        while end < len(items) and items[end].kind == _CLAIM_ITEM:
+            end += 1
+        claims = _paper_claims(items[index:end], warnings)
+        index = end
         review = None
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
             review = items[index]
@@ -219,6 +219,70 @@ def parse_deep_reads(
         open_read, pending = _DeepRead(prose, claims, review, left_out=not sound), []
     _finish(open_read, pending, papers, before_body=False)
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
+
+
+def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
+    """A paper's claims with their quotes, in order of number.
+
+    A number used twice is a slip of the hand. When the first of the two came early (the
+    number before it was expected), that one is the slip (`1 2 4 4 5`); otherwise the
+    second is read as the first number no claim of the paper uses (`1 2 2 4`). A claim
+    that repeats an earlier one word for word, or numbers that start over (`1 2 3 1 2`:
+    another paper's claims, whose text is missing), are left out."""
+    holders: dict[int, _Item] = {}  # number -> the claim read as it
+    early: dict[int, tuple[int, int]] = {}  # number -> (number expected, index of its warning)
+    notes: list[DigestWarning] = []
+    starting_over: _Item | None = None  # the last claim left out as numbered again
+    expected = 1  # the lowest number no claim is read as yet
+    for position, claim in enumerate(run):
+        while expected in holders:
+            expected += 1
+        number = claim.number
+        if number not in holders:
+            if number != expected:
+                if number > expected:
+                    early[number] = (expected, len(notes))
+                notes.append(DigestWarning(claim.line, _OUT_OF_ORDER.format(number, expected)))
+        elif _repeated(claim, holders, starting_over, next(iter(run[position + 1 :]), None)):
+            notes.append(DigestWarning(claim.line, _TWICE.format(number, expected, "left out")))
+            starting_over = claim
+            continue
+        elif number in early and early[number][0] == expected:
+            slip, note = holders.pop(number), early.pop(number)[1]
+            slip.number = expected
+            holders[expected] = slip
+            notes[note] = DigestWarning(
+                slip.line, _TWICE.format(number, expected, f"read as claim {expected}")
+            )
+        else:
+            later = {other.number for other in run[position + 1 :]}
+            claim.number = next(
+                n for n in itertools.count(expected) if n not in holders.keys() | later
+            )
+            notes.append(
+                DigestWarning(
+                    claim.line, _TWICE.format(number, expected, f"read as claim {claim.number}")
+                )
+            )
+        starting_over = None
+        holders[claim.number] = claim
+    warnings.extend(notes)
+    # One without its quote was reported and is left out; out of order: reported.
+    return sorted((c for c in holders.values() if c.quote_lines), key=lambda c: c.number)
+
+
+def _repeated(
+    claim: _Item, holders: dict[int, _Item], before: _Item | None, after: _Item | None
+) -> bool:
+    """Whether a claim whose number is taken repeats an earlier one word for word, or is
+    one of a run numbered again (`before`, the claim left out before it, or `after`, the
+    one after it, go on from its number with another that is taken)."""
+    said = claim.as_claim()
+    if any(replace(other.as_claim(), number=claim.number) == said for other in holders.values()):
+        return True
+    if before is not None and before.number + 1 == claim.number:
+        return True
+    return after is not None and after.number == claim.number + 1 and after.number in holders
 
 
 def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
@@ -513,13 +577,7 @@ def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
 def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper:
     texts = [item.text for item in read.prose]
     positioning, background, mechanism, experiments = _prose_sections(texts)
-    claims = tuple(
-        # The quote is English: wrapped lines join with single spaces.
-        Claim(
-            item.number, join_lines(item.claim_lines), " ".join(" ".join(item.quote_lines).split())
-        )
-        for item in read.claims
-    )
+    claims = tuple(item.as_claim() for item in read.claims)
     review = _split_review(read.review.text) if read.review else {}
     limitations, follow_ups = _tail_sections(tail)
     entry_text = "\n".join(

@@ -60,11 +60,11 @@ def parse_digest(text: str) -> ParsedDigest:
                 line_number,
             )
         digest_date = _parse_date(header.group(1), line_number)
-        entries = parse_entries(lines, first + 1)
+        entries, warnings = parse_entries(lines, first + 1)
         # Text none of whose entries could be read would otherwise load as an empty day.
         unread = not entries and any(line.strip() for line in lines[first + 1 :])
         empty = (DigestWarning(line_number, _NO_ENTRY),) if unread else ()
-        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, empty)
+        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, (*empty, *warnings))
 
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date

@@ -19,7 +19,9 @@ from datetime import UTC, datetime
 
 from storage.paper_keys import arxiv_key, find_arxiv_id, legacy_key, text_key
 
+from .errors import DigestWarning
 from .model import KIND_HUGGINGFACE, ParsedPaper
+from .naming import short_title
 from .text import has_cjk, is_cjk, join_lines, list_number
 
 HEADER = re.compile(r"HuggingFace Papers(?:\s+(\S+))?")
@@ -47,12 +49,18 @@ _MARKDOWN_ESCAPE = re.compile(r"\\([*_#`~+])")
 _CLOSING = frozenset("、。，；：！？）」』】》,.;:!?)]")
 
 _ABSTRACT_EN, _ABSTRACT_ZH, _ANALYSIS_TEXT = 1, 2, 3
+_UNTITLED = (
+    "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
+    "titled from its abstract: '{}'"
+)
 
 
-def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
+def parse_entries(
+    lines: Sequence[str], start: int
+) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
     stripped = [line.strip() for line in lines]
     next_text = _next_non_blank(stripped)
-    starts: dict[int, str] = {}  # line index -> title
+    starts: dict[int, str | None] = {}  # line index -> title (None: its title line was lost)
     boundaries = [len(lines)]  # entry starts, and repeated headers that end the entry before
     closed = False  # the last non-blank line was metadata: an entry ended there
     number = 0  # the last entry's
@@ -77,13 +85,25 @@ def parse_entries(lines: Sequence[str], start: int) -> tuple[ParsedPaper, ...]:
                 starts[index] = _title_text(title)
                 boundaries.append(index)
                 number = int(entry[1])
+        elif (closed or not starts) and _ABSTRACT.match(stripped[index]):
+            # An abstract with no title line before it, first in the list or right after
+            # the metadata that closes the entry before: an entry that lost its title line.
+            starts[index] = None
+            boundaries.append(index)
+            number += 1
         if stripped[index]:
             closed = _META.fullmatch(stripped[index]) is not None
     boundaries.sort()
-    return tuple(
+    papers = tuple(
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
         for position, (begin, title) in enumerate(starts.items(), start=1)
     )
+    untitled = tuple(
+        DigestWarning(begin + 1, _UNTITLED.format(paper.title))
+        for paper, (begin, title) in zip(papers, starts.items(), strict=True)
+        if title is None
+    )
+    return papers, untitled
 
 
 def _title_text(lines: list[str]) -> str:
@@ -119,15 +139,19 @@ def _next_non_blank(stripped: Sequence[str]) -> list[int | None]:
     return result
 
 
-def _entry(stripped: Sequence[str], begin: int, end: int, title: str, position: int) -> ParsedPaper:
-    meta_start, meta_end = _metadata_block(stripped, begin + 1, end)
-    sections = _sections(stripped[begin + 1 : meta_start])
+def _entry(
+    stripped: Sequence[str], begin: int, end: int, title: str | None, position: int
+) -> ParsedPaper:
+    body = begin + (title is not None)  # after the title line
+    meta_start, meta_end = _metadata_block(stripped, body, end)
+    sections = _sections(stripped[body:meta_start])
     meta: dict[str, str] = {}
     for line in stripped[meta_start:meta_end]:
         if match := _META.fullmatch(line):
             meta.setdefault(match.group(1).lower(), match.group(2).strip())
 
     abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
+    title = title or short_title(abstract_en or "")
     arxiv_id = next(
         (
             found

@@ -1,6 +1,6 @@
 """Deep-read boundaries come from the structure, not from blank lines: extra or missing
-blank lines, leading spaces, split paragraphs and markdown headings or rules between
-paragraphs never change which papers a file holds,
+blank lines, leading spaces, split paragraphs, markdown headings or rules between
+paragraphs and quotes set as markdown blockquotes never change which papers a file holds,
 their keys, their claims, or which paper a paragraph belongs to."""
 
 import re
@@ -31,10 +31,15 @@ _NUMBERED = re.compile(r"[0-9]{1,3}[.．]\s")
 
 # Markdown a pipeline may leave between paragraphs.
 HEADINGS = ["## 评审", "# AV-GRPO", "---", "### 局限性与后续方向", "***", "#"]
+# How a markdown export may set a quote apart instead of indenting it.
+BLOCKQUOTES = ["> ", "> > ", ">\t", "  > "]
+_QUOTE_LINE = re.compile(r" {3,}[^\s\u4e00-\u9fff]")  # an indented English line
 
 EDITS = st.lists(
     st.tuples(
-        st.sampled_from(["blank lines", "no blank line", "leading spaces", "split", "heading"]),
+        st.sampled_from(
+            ["blank lines", "no blank line", "leading spaces", "split", "heading", "blockquote"]
+        ),
         st.integers(min_value=0),
         st.integers(min_value=1, max_value=6),
     ),
@@ -73,8 +78,15 @@ def edited(text: str, edits: list[tuple[str, int, int]]) -> str:
             del lines[index]  # two paragraphs run together
         elif operation == "heading" and not line.strip():  # between two paragraphs
             lines[index:index] = ["", HEADINGS[size % len(HEADINGS)]]
+        elif operation == "blockquote" and _QUOTE_LINE.match(line):
+            # The whole quote, as a markdown export writes it: `> ` (or `>`) on every line.
+            end = index
+            while end < len(lines) and _QUOTE_LINE.match(lines[end]):
+                end += 1
+            mark = BLOCKQUOTES[size % len(BLOCKQUOTES)]
+            lines[index:end] = [mark + piece.strip() for piece in lines[index:end]]
         elif operation == "leading spaces" and line.strip() and not line.startswith(" "):
-            if line in HEADINGS:  # up to two spaces: three would make it a quote's line
+            if line in HEADINGS or line.startswith(">"):  # three would make it a quote's line
                 size = min(size, 2)
             lines[index] = " " * size + line  # a claim, a paragraph or the review, not a quote
         elif operation == "split" and is_prose(line):
@@ -156,3 +168,20 @@ def test_two_digests_run_together_hold_both_files_papers_with_a_warning(gap: str
         f"line {line}: another digest's date line ({second_date}): this file holds more than "
         f"one digest, and its papers are all dated {date}"
     ]
+
+
+def test_a_quote_set_as_a_markdown_blockquote_is_the_claims_quote() -> None:
+    text = (
+        "2026-01-01\n\n本文提出 FooNet。\n\n>50 个基准上均有提升。\n\n1. 声明一。\n"
+        "> Accuracy rises on every benchmark,\n> from 80% to\n>    > 0.9 on average.\n\n"
+        "2. 声明二。\n\n>> Second quote.\n\nNovelty：新。\n"
+    )
+    digest = parse_digest(text)
+
+    (paper,) = digest.papers
+    assert [(c.number, c.quote_en) for c in paper.claims] == [
+        (1, "Accuracy rises on every benchmark, from 80% to > 0.9 on average."),
+        (2, "Second quote."),
+    ]
+    assert paper.experiments == ">50 个基准上均有提升。"
+    assert digest.warnings == ()

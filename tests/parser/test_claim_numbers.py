@@ -193,3 +193,93 @@ def test_claims_that_lost_their_numbers_change_no_paper(seed: int, picks: list[i
 
     assert_same_papers(papers(stripped), papers(text))
     assert len(parse_digest(stripped).warnings) == len(starts)
+
+
+def _numbered(*numbers: int) -> str:
+    claims = "".join(f"{n}. 声明{i}。\n\n   Quote {i}.\n\n" for i, n in enumerate(numbers))
+    return HEAD + claims + REVIEW
+
+
+TWICE = "appears twice in this paper: expected claim"
+
+
+@pytest.mark.parametrize(
+    ("numbers", "order", "warnings"),
+    [
+        ((1, 2, 3, 3, 5), [0, 1, 2, 3, 4], [f"line 23: claim 3 {TWICE} 4; read as claim 4"]),
+        ((1, 1), [0, 1], [f"line 15: claim 1 {TWICE} 2; read as claim 2"]),
+        # The first of the two came before its turn: it is the slip.
+        ((1, 2, 4, 4, 5), [0, 1, 2, 3, 4], [f"line 19: claim 4 {TWICE} 3; read as claim 3"]),
+        ((2, 2, 3), [0, 1, 2], [f"line 11: claim 2 {TWICE} 1; read as claim 1"]),
+        # The numbers after it go on from the repeated one: it takes the first free number.
+        ((1, 2, 2, 3, 4), [0, 1, 3, 4, 2], [f"line 19: claim 2 {TWICE} 3; read as claim 5"]),
+    ],
+)
+def test_a_number_used_twice_is_read_as_the_claim_it_stands_for(
+    numbers: tuple[int, ...], order: list[int], warnings: list[str]
+) -> None:
+    """A number typed twice costs no claim: each keeps its text and quote under the number
+    its place implies, with a warning on the slip's line."""
+    digest = parse_digest(_numbered(*numbers))
+
+    (paper,) = digest.papers
+    assert [(c.number, c.text_zh, c.quote_en) for c in paper.claims] == [
+        (n, f"声明{i}。", f"Quote {i}.") for n, i in enumerate(order, start=1)
+    ]
+    assert [str(w) for w in digest.warnings] == warnings
+
+
+def test_a_claim_repeated_word_for_word_is_left_out_once() -> None:
+    text = HEAD + "1. 声明一。\n\n   First.\n\n" * 2 + REVIEW
+    digest = parse_digest(text)
+
+    assert [(c.number, c.quote_en) for c in digest.papers[0].claims] == [(1, "First.")]
+    assert [str(w) for w in digest.warnings] == [f"line 15: claim 1 {TWICE} 2; left out"]
+
+
+def test_claims_numbered_again_from_one_are_not_renumbered_into_the_paper() -> None:
+    """`1 2 3 1 2`: the second run is another paper's claims whose text was lost; read
+    into this paper they would be claims it never made."""
+    digest = parse_digest(_numbered(1, 2, 3, 1, 2))
+
+    assert [c.number for c in digest.papers[0].claims] == [1, 2, 3]
+    assert [str(w) for w in digest.warnings] == [
+        f"line 23: claim 1 {TWICE} 4; left out",
+        f"line 27: claim 2 {TWICE} 4; left out",
+    ]
+
+
+# A claim numbered as the one before it, or as the one after it.
+TYPED_TWICE = st.lists(st.tuples(st.integers(min_value=0), st.sampled_from([-1, 1])), max_size=6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(range(len(DEEP_READ_SEEDS))), TYPED_TWICE)
+def test_numbers_typed_twice_change_no_paper_and_each_is_reported_on_its_line(
+    seed: int, slips: list[tuple[int, int]]
+) -> None:
+    text = DEEP_READ_SEEDS[seed]
+    claims = list(_CLAIM_LINE.finditer(text))
+    numbers = [int(match.group(1)) for match in claims]
+    chosen: dict[int, int] = {}
+    for pick, step in slips:
+        where = pick % len(claims)
+        neighbour = where + (step if step > 0 else -1)  # the claim whose number it takes
+        if (
+            0 <= neighbour < len(claims)
+            and numbers[neighbour] == numbers[where] + step
+            and not {where - 1, where, where + 1} & chosen.keys()
+        ):
+            chosen[where] = step
+    pieces, last = [], 0
+    for where in sorted(chosen):
+        match = claims[where]
+        pieces += [text[last : match.start()], f"{numbers[where] + chosen[where]}. "]
+        last = match.end()
+    slipped = "".join([*pieces, text[last:]])
+
+    assert_same_papers(papers(slipped), papers(text))
+    lines = [str(w).split(":")[0] for w in parse_digest(slipped).warnings]
+    assert lines == [
+        f"line {text.count(chr(10), 0, claims[w].start()) + 1}" for w in sorted(chosen)
+    ]

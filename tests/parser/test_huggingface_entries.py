@@ -94,3 +94,23 @@ def test_a_table_of_contents_before_the_entries_starts_no_paper(gap: str) -> Non
     listed = LIST.replace("Latest Papers\n", f"Latest Papers\n\n{contents}\n", 1)
 
     assert entries(listed) == entries(LIST)
+
+
+@pytest.mark.parametrize("entry", range(len(_ENTRY.findall(LIST))))
+def test_an_entry_whose_title_line_was_lost_is_still_its_own_paper(entry: int) -> None:
+    """Without its `N. <Title>` line the entry would run into the one before (which would
+    then take its arXiv ID): it starts at its `Abstract:` and is titled from it."""
+    match = list(_ENTRY.finditer(LIST))[entry]
+    text = LIST[: match.start()] + LIST[match.start(2) + len(match.group(2)) :].lstrip("\n")
+    digest = parse_digest(text)
+
+    changed, original = entries(text), entries(LIST)
+    assert changed[:entry] + changed[entry + 1 :] == original[:entry] + original[entry + 1 :]
+    key, title, abstract, arxiv_id = changed[entry]
+    assert (key, abstract, arxiv_id) == (original[entry][0], *original[entry][2:])
+    assert title and abstract and abstract.startswith(title.rstrip("…"))
+    line = text.count("\n", 0, match.start()) + 1
+    assert [str(w) for w in digest.warnings] == [
+        f"line {line}: entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
+        f"titled from its abstract: '{title}'"
+    ]
