@@ -16,7 +16,9 @@ or missing: paragraphs run together are cut apart first), leading spaces and spl
 paragraphs never move a paragraph into another paper; nor do markdown headings and rules
 a pipeline left in (read as blank lines). A quote set as a markdown blockquote (`> …`) is
 read as indented. Before an abstract-only entry or the end of the file, the whole run is
-the previous deep read's tail.
+the previous deep read's tail. Text that belongs to no paper (a footer, a digest's opening
+line) is left out with a warning; an English paragraph of an abstract's length among the
+Chinese is an abstract-only entry that lost its note.
 
 A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
 or `5)` for `5.`, a claim without its number or with one used twice, `新颖性：` for
@@ -90,11 +92,19 @@ _MARKUP_STARTS = frozenset(" #-*_>")
 _BLOCKQUOTE = re.compile(r"(?:>(?![0-9=]) ?)+")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
+_ABSTRACT_ITEM = "abstract"  # an abstract-only entry's abstract whose note was lost
 _OUT_OF_ORDER = (
     "claim {0} is out of order: expected claim {1} (claims are numbered 1, 2, 3, … within "
     "each paper); loaded as claim {0}"
 )
 _TWICE = "claim {} appears twice in this paper: expected claim {}; {}"
+_LONE_NOTE = "note paragraph has no abstract paragraph before it"
+_NO_NOTE = f"abstract has no note after it: expected '{NOTE}'; read as an abstract-only entry"
+_ABSTRACT_MIN_WORDS = 30  # shorter English on its own is a footer or a heading, not an abstract
+_PREAMBLE = (
+    "paragraph before this deep read's text belongs to no paper (a deep read opens with its "
+    "positioning: '本文…', '<Name> 是一篇…'); left out"
+)
 _ORPHAN = (
     "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
     "text, and ends with its limitations and follow-ups; an abstract needs the note "
@@ -171,20 +181,25 @@ def parse_deep_reads(
     index = 0
     while index < len(items):
         item = items[index]
-        if item.kind == _PROSE:
-            if index + 1 < len(items) and items[index + 1].kind == _NOTE:
-                _finish(open_read, pending, papers, before_body=False)
+        if item.kind in (_PROSE, _ABSTRACT_ITEM):
+            noted = _noted(items, index)
+            if noted or item.kind == _ABSTRACT_ITEM:
+                _finish(open_read, pending, papers, warnings, before_body=False)
                 open_read, pending = None, []
                 papers.append(_abstract_only(item, len(papers) + 1))
-                index += 2
+                if not noted:
+                    warnings.append(DigestWarning(item.line, _NO_NOTE))
+                index += 1 + noted
             else:
                 pending.append(item)
                 index += 1
             continue
         if item.kind == _NOTE:
-            raise DigestParseError("note paragraph has no abstract paragraph before it", item.line)
+            warnings.append(DigestWarning(item.line, f"{_LONE_NOTE}; left out"))
+            index += 1
+            continue
 
-        prose = _finish(open_read, pending, papers, before_body=True)
+        prose = _finish(open_read, pending, papers, warnings, before_body=True)
         if not prose:
             what = f"claim {item.number}" if item.kind == _CLAIM_ITEM else "review paragraph"
             warnings.append(
@@ -217,7 +232,10 @@ def parse_deep_reads(
                 )
             )
         open_read, pending = _DeepRead(prose, claims, review, left_out=not sound), []
-    _finish(open_read, pending, papers, before_body=False)
+    _finish(open_read, pending, papers, warnings, before_body=False)
+    if items and not papers and all(item.kind in (_PROSE, _NOTE) for item in items):
+        first = items[0]  # nothing here is a paper: no digest
+        raise DigestParseError(_LONE_NOTE if first.kind == _NOTE else _ORPHAN, first.line)
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
 
 
@@ -343,7 +361,41 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
     while len(found := _unnumbered_claims(items, warnings)) < len(items):
         items = found  # again: a claim found may be the neighbour that numbers another
     _resolve_unquoted(items, warnings)
+    for index, item in enumerate(items):
+        if _lost_its_note(items, index):
+            item.kind = _ABSTRACT_ITEM
     return items
+
+
+def _noted(items: list[_Item], index: int) -> bool:
+    """Whether the paragraph at `index` is an abstract with its note after it."""
+    following = items[index + 1] if index + 1 < len(items) else None
+    return following is not None and following.kind == _NOTE and not _is_chinese(items[index].text)
+
+
+def _lost_its_note(items: list[_Item], index: int) -> bool:
+    """Whether the paragraph at `index` is an abstract whose note was lost: a deep read's
+    prose is Chinese, so a paragraph of English, of an abstract's length, among paragraphs
+    that are not (an abstract with its note aside) is an abstract-only entry."""
+
+    def english(at: int) -> bool:
+        item = items[at] if 0 <= at < len(items) else None
+        return (
+            item is not None
+            and item.kind == _PROSE
+            and not any(map(has_cjk, item.paragraph.lines))  # most are Chinese: found at once
+        )
+
+    item = items[index]
+    return (
+        english(index)
+        and indent_of(item.paragraph.lines[0]) < QUOTE_INDENT  # indented English: a quote
+        and len(item.text.split()) >= _ABSTRACT_MIN_WORDS
+        and not _noted(items, index)
+        and not english(index - 1)
+        and (index == 0 or items[index - 1].kind != _CLAIM_ITEM)  # no quote that lost its indent
+        and (not english(index + 1) or _noted(items, index + 1))
+    )
 
 
 def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
@@ -529,20 +581,43 @@ def _finish(
     open_read: _DeepRead | None,
     pending: list[_Item],
     papers: list[ParsedPaper],
+    warnings: list[DigestWarning],
     *,
     before_body: bool,
 ) -> list[_Item]:
     """Close the open deep read with its tail from `pending`; return the rest of `pending`,
-    which is the prose of the next deep read."""
+    which is the prose of the next deep read (before an abstract-only entry or the end of
+    the file: nothing, `_orphans`)."""
     rest = pending
     if open_read is not None:
         tail_length = _tail_length(pending) if before_body else len(pending)
         if not open_read.left_out:
             papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
         rest = pending[tail_length:]
+    elif before_body:
+        rest = _without_preamble(rest, warnings)
     if rest and not before_body:
-        raise DigestParseError(_ORPHAN, rest[0].line)
+        _orphans(rest, warnings)
+        return []
     return rest
+
+
+def _without_preamble(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
+    """The prose of a deep read that follows no other, without text that comes before it
+    (a digest's own opening line, `今日精读 8 篇`): of more paragraphs than a paper's prose
+    has, those before the first that opens like a paper's text, when the first does not."""
+    extra = len(run) - PROSE_PARAGRAPHS
+    if extra <= 0 or _OPENS_PAPER.match(run[0].text):
+        return run
+    opening = next((i for i in range(1, extra + 1) if _OPENS_PAPER.match(run[i].text)), 0)
+    warnings.extend(DigestWarning(item.line, _PREAMBLE) for item in run[:opening])
+    return run[opening:]
+
+
+def _orphans(run: list[_Item], warnings: list[DigestWarning]) -> None:
+    """Paragraphs that belong to no paper (after an abstract-only entry, or before one: a
+    footer, a heading line) are left out, each with a warning."""
+    warnings.extend(DigestWarning(item.line, f"{_ORPHAN}; left out") for item in run)
 
 
 def _tail_length(run: list[_Item]) -> int:

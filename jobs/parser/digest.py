@@ -1,14 +1,17 @@
-"""`parse_digest`: detect the format from the first line, then hand over to its parser."""
+"""`parse_digest`: detect the format from the first line, then hand over to its parser.
+What either format's file may suffer whole (mojibake, a paper written twice) is dealt
+with here."""
 
 import re
+from dataclasses import replace
 from datetime import date
 from operator import attrgetter
 
 from .deep_read import parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
-from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest
-from .text import digest_lines, paragraphs
+from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
+from .text import digest_lines, paragraphs, unmangled
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
@@ -17,6 +20,11 @@ _JOINED = (
     "are all dated {}"
 )
 _NO_ENTRY = "no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
+_REPEATED = "this paper appears again here (first at line {}): read once, as first written"
+_MOJIBAKE = (
+    "the file's text is UTF-8 that was read as Windows-1252 (or Latin-1) and saved again: "
+    "read as the UTF-8 it was"
+)
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
     "or 'HuggingFace Papers YYYY-MM-DD'"
@@ -25,6 +33,16 @@ _UNKNOWN_FORMAT = (
 
 def parse_digest(text: str) -> ParsedDigest:
     """Parse a digest's text into papers; raises DigestParseError on what it cannot read."""
+    mended = unmangled(text)
+    digest = _parse(text if mended is None else mended)
+    kept, repeated = _once(digest.papers)
+    notes = [*digest.warnings, *repeated]
+    if mended is not None:
+        notes.append(DigestWarning(1, _MOJIBAKE))
+    return replace(digest, papers=kept, warnings=tuple(sorted(notes, key=attrgetter("line"))))
+
+
+def _parse(text: str) -> ParsedDigest:
     lines = digest_lines(text)
     first = next((index for index, line in enumerate(lines) if line.strip()), None)
     if first is None:
@@ -45,12 +63,7 @@ def parse_digest(text: str) -> ParsedDigest:
             DigestWarning(index + 1, _JOINED.format(lines[index].strip(), digest_date))
             for index in later
         )
-        return ParsedDigest(
-            FORMAT_DEEP_READ,
-            digest_date,
-            papers,
-            tuple(sorted((*warnings, *joined), key=attrgetter("line"))),
-        )
+        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, (*warnings, *joined))
 
     header = HEADER.fullmatch(head)
     if header:
@@ -69,6 +82,20 @@ def parse_digest(text: str) -> ParsedDigest:
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date
     raise DigestParseError(_UNKNOWN_FORMAT, line_number)
+
+
+def _once(
+    papers: tuple[ParsedPaper, ...],
+) -> tuple[tuple[ParsedPaper, ...], list[DigestWarning]]:
+    """Each paper once: a pipeline that wrote an entry (or the whole file) twice."""
+    first: dict[str, ParsedPaper] = {}
+    repeated: list[DigestWarning] = []
+    for paper in papers:
+        if paper.key in first:
+            repeated.append(DigestWarning(paper.line, _REPEATED.format(first[paper.key].line)))
+        else:
+            first[paper.key] = paper
+    return tuple(first.values()), repeated
 
 
 def _parse_date(value: str, line_number: int) -> date:

@@ -3,13 +3,15 @@
 An entry starts at `N. <Title>` only when the next non-blank line is `Abstract:`: the LLM
 analysis has numbered lines of its own, and the table of contents after the repeated header
 at the end of the file lists every title again without an abstract, so neither starts a
-paper. Anchored so, the number may be written other ways (`N)`, `## N.`, `**N. Title**`)
-and a long title may be wrapped over the lines right after it. An entry whose `Abstract:`
-label was lost is anchored by its place: an English title numbered next, first in the list
-or right after the metadata that closes the entry before.
+paper. Anchored so, the number may be written other ways (`N)`, `## N.`, `**N. Title**`),
+a long title may be wrapped over the lines right after it or be a markdown link. An entry
+whose `Abstract:` label was lost is anchored by its place: an English title numbered next,
+first in the list or right after the metadata that closes the entry before; one whose title
+line was lost, by its `Abstract:` there.
 
 Inside an entry the sections come in a fixed order (abstract, Chinese abstract,
-analysis) and the metadata lines close it; any of them may be missing.
+analysis) and the metadata lines close it; any of them may be missing. Labels may come
+dressed as a markdown export writes them (`- Authors:`, `**Abstract:**`).
 """
 
 import re
@@ -29,14 +31,22 @@ _ENTRY = re.compile(
     rf"(?:#{{1,6}}\s*)?(?:\*\*)?{list_number(4)}\s*(?:\*\*)?\s*(?P<title>\S.*?)(?:\*\*)?"
 )
 _TITLE_LINES = 6  # a title wrapped over more lines than this is not taken for one
+_LINK = re.compile(r"\[([^\[\]]+)\]\([^()\s]*\)")  # a title as a markdown link: its text
 _WRAPPED_AT_HYPHEN = re.compile(r"(?<=[^\W\d_]-)\n")  # `Audio-` / `Video`: one word
-_ABSTRACT = re.compile(r"Abstract\s*[:：]\s*(.*)", re.IGNORECASE)
-_ZH_HEADING = re.compile(r"中文摘要\s*[:：]?")
-_ZH_ABSTRACT = re.compile(r"摘要\s*[:：]\s*(.*)")
-_ANALYSIS = re.compile(r"LLM Analysis\s*[:：]?", re.IGNORECASE)
+# A label as a markdown export may dress it: a list item or a heading, in bold
+# (`- Authors:`, `**Abstract:**`, `## LLM Analysis`).
+_DRESSED = r"(?:[-*•+]\s+|#{{1,6}}\s*)?(?:\*\*|__)?(?:{})(?:\*\*|__)?\s*{}(?:\*\*|__)?"
+_COLON = r"[:：]"
+_ABSTRACT = re.compile(_DRESSED.format("Abstract", _COLON) + r"\s*(.*)", re.IGNORECASE)
+_ZH_HEADING = re.compile(_DRESSED.format("中文摘要", _COLON + "?"))
+_ZH_ABSTRACT = re.compile(_DRESSED.format("摘要", _COLON) + r"\s*(.*)")
+_ANALYSIS = re.compile(_DRESSED.format("LLM Analysis", _COLON + "?"), re.IGNORECASE)
 _META = re.compile(
-    r"(Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated)"
-    r"\s*[:：]\s*(.*)",
+    _DRESSED.format(
+        "(?P<label>Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated)",
+        _COLON,
+    )
+    + r"\s*(?P<value>.*)",
     re.IGNORECASE,
 )
 _LIST_SEPARATOR = re.compile(r"\s*[,，;；]\s*")
@@ -110,7 +120,7 @@ def _title_text(lines: list[str]) -> str:
     """A title's lines as one: a word wrapped at its hyphen whole again, the closing `**`
     of a bold title that was wrapped dropped."""
     whole = _WRAPPED_AT_HYPHEN.sub("", "\n".join(lines)).split("\n")
-    return join_lines(whole).removesuffix("**").rstrip()
+    return _LINK.sub(r"\1", join_lines(whole).removesuffix("**").rstrip())
 
 
 def _wraps_title(stripped: Sequence[str], index: int) -> bool:
@@ -148,7 +158,7 @@ def _entry(
     meta: dict[str, str] = {}
     for line in stripped[meta_start:meta_end]:
         if match := _META.fullmatch(line):
-            meta.setdefault(match.group(1).lower(), match.group(2).strip())
+            meta.setdefault(match["label"].lower(), match["value"].strip())
 
     abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
     title = title or short_title(abstract_en or "")

@@ -4,6 +4,7 @@ Real exports come with a BOM, CRLF line ends, trailing spaces and stray blank li
 `digest_lines` removes all of that in one place, so the format parsers never see it.
 """
 
+import codecs
 import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -75,6 +76,38 @@ def decode_digest(data: bytes) -> str:
     if "\x00" in text or len(_CONTROL.findall(text)) > len(text) * _BINARY_CONTROL_SHARE:
         raise DigestParseError("file is binary, not a text digest")
     return text
+
+
+def unmangled(text: str) -> str | None:
+    """The text before it was mangled, when it is UTF-8 that a tool read as Windows-1252
+    or Latin-1 and saved again (mojibake: `æœ¬æ–‡` for `本文`); else None. Only text with
+    no CJK but with the look of UTF-8's lead bytes for it is tried, and only a result that
+    is strict UTF-8 holding CJK is taken, which other text never is."""
+    if has_cjk(text) or not _MOJIBAKE_LEAD.search(text):  # the first scan ends early
+        return None
+    try:
+        mended = text.encode("cp1252", errors=_C1_AS_BYTES).decode("utf-8")
+    except UnicodeError:
+        return None
+    return mended if has_cjk(mended) else None
+
+
+def _c1_as_bytes(error: UnicodeError) -> tuple[bytes, int]:
+    """Windows-1252 leaves five bytes undefined; the tools that read them keep them as the
+    C1 control characters of the same number, so they go back to those bytes."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chars = error.object[error.start : error.end]
+    if any(ord(char) > 0xFF for char in chars):
+        raise error
+    return chars.encode("latin-1"), error.end
+
+
+_C1_AS_BYTES = "paperbot-c1-as-bytes"
+codecs.register_error(_C1_AS_BYTES, _c1_as_bytes)
+# What UTF-8's lead bytes of CJK (0xE2-0xEF) look like read as Windows-1252, each followed by
+# a continuation byte's look (0x80-0xBF: C1, Windows-1252's punctuation, Latin-1's symbols).
+_MOJIBAKE_LEAD = re.compile("[\u00e2-\u00ef][\u0080-\u00bf\u0152-\u2122]")
 
 
 def _guess_encoding(data: bytes) -> str:

@@ -185,3 +185,42 @@ def test_a_quote_set_as_a_markdown_blockquote_is_the_claims_quote() -> None:
     ]
     assert paper.experiments == ">50 个基准上均有提升。"
     assert digest.warnings == ()
+
+
+NOTE_PARAGRAPH = "\n\n仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
+LOST_NOTES = [
+    (seed, at)
+    for seed, text in enumerate(DEEP_READ_SEEDS)
+    for at in range(text.count(NOTE_PARAGRAPH))
+]
+
+
+@pytest.mark.parametrize(("seed", "note"), LOST_NOTES)
+def test_an_abstract_whose_note_was_lost_is_still_its_own_entry(seed: int, note: int) -> None:
+    """Without its note, an abstract-only entry's English abstract would join the deep read
+    before or after it; it is read as the entry it is, with a warning on its line."""
+    text = DEEP_READ_SEEDS[seed]
+    pieces = text.split(NOTE_PARAGRAPH)
+    before, after = NOTE_PARAGRAPH.join(pieces[: note + 1]), NOTE_PARAGRAPH.join(pieces[note + 1 :])
+    lost = before + after
+    abstract_line = before.count("\n") + 1  # the abstract is the last line before its note
+
+    assert_same_papers(papers(lost), papers(text))
+    (warning,) = parse_digest(lost).warnings
+    assert warning.message.startswith("abstract has no note after it")
+    assert warning.line == abstract_line
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+@pytest.mark.parametrize("opening", ["今日精读：共 8 篇论文，以下为详细评述。", "Daily digest."])
+def test_a_digests_opening_line_belongs_to_no_paper(seed: int, opening: str) -> None:
+    text = DEEP_READ_SEEDS[seed]
+    date, rest = text.split("\n", 1)
+    opened = f"{date}\n\n{opening}\n{rest}"
+
+    assert_same_papers(papers(opened), papers(text))
+    assert {p.key: p.name for p in parse_digest(opened).papers} == {
+        p.key: p.name for p in parse_digest(text).papers
+    }
+    (warning,) = parse_digest(opened).warnings
+    assert (warning.line, warning.message.endswith("left out")) == (3, True)

@@ -61,7 +61,7 @@ def test_a_paragraph_numbered_so_without_a_quote_stays_plain_text(slip: str) -> 
     limitations = slip.format(n=1) + "样本太少。"
     follow_ups = slip.format(n=2) + "扩大规模。 " + slip.format(n=3) + "Try more seeds."
     text = HEAD + "1. 声明一。\n\n   First.\n\n" + REVIEW + limitations + "\n\n" + follow_ups
-    text += "\n\n" + HEAD[12:] + "1. 声明一。\n\n   First.\n\n"
+    text += "\n\n" + HEAD[12:] + "1. 声明一。\n\n   Another paper's first.\n\n"
     digest = parse_digest(text)
 
     assert [[c.number for c in paper.claims] for paper in digest.papers] == [[1], [1]]
@@ -77,7 +77,7 @@ def test_english_after_a_loosely_numbered_paragraph_is_not_taken_for_its_quote()
     follow-up is the next paper's opening, not the follow-up's quote."""
     text = HEAD + "1. 声明一。\n\n   First.\n\n" + REVIEW + "局限。\n\n1) 扩大规模。\n\n"
     text += (
-        "This paper proposes BarNet.\n\n背景。\n\n机制。\n\n实验。\n\n1. 声明一。\n\n   First.\n"
+        "This paper proposes BarNet.\n\n背景。\n\n机制。\n\n实验。\n\n1. 声明一。\n\n   Its own.\n"
     )
     digest = parse_digest(text)
 

@@ -114,3 +114,34 @@ def test_an_entry_whose_title_line_was_lost_is_still_its_own_paper(entry: int) -
         f"line {line}: entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
         f"titled from its abstract: '{title}'"
     ]
+
+
+_LABEL = re.compile(
+    r"^(Abstract|Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated"
+    r"|中文摘要|LLM Analysis)([ \t]*[:：]?)",
+    re.MULTILINE,
+)
+DRESSINGS = ["- {label}{colon}", "**{label}{colon}**", "**{label}**{colon}", "## {label}{colon}"]
+
+
+@pytest.mark.parametrize("dressing", DRESSINGS)
+def test_labels_dressed_as_markdown_read_the_same(dressing: str) -> None:
+    """A markdown export's list items, bold or headings around the labels: the same papers,
+    arXiv IDs (their identity), authors, abstracts and analyses."""
+    dressed = _LABEL.sub(lambda m: dressing.format(label=m[1], colon=m[2]), LIST)
+    assert dressed != LIST
+
+    def whole(text: str) -> list[tuple[object, ...]]:
+        return [
+            (p.key, p.title, p.arxiv_id, p.authors, p.abstract_en, p.abstract_zh, p.llm_analysis)
+            for p in parse_digest(text).papers
+        ]
+
+    assert whole(dressed) == whole(LIST)
+
+
+def test_a_title_written_as_a_markdown_link_is_its_text() -> None:
+    linked = _ENTRY.sub(
+        lambda m: f"{m[1]}. [{m[2]}](https://arxiv.org/abs/2610.00001)\n\nAbstract:", LIST
+    )
+    assert entries(linked) == entries(LIST)

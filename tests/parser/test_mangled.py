@@ -1,0 +1,73 @@
+"""Whole files a pipeline mangled or doubled: UTF-8 that a tool read as Windows-1252 (or
+Latin-1) and saved again is read as the UTF-8 it was, and a paper written twice in one
+file is read once; each with a warning."""
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from jobs.parser import parse_digest
+from jobs.parser.text import unmangled
+from tests.parser.summary import seed_files
+
+MOJIBAKE = (
+    "line 1: the file's text is UTF-8 that was read as Windows-1252 (or Latin-1) and saved "
+    "again: read as the UTF-8 it was"
+)
+
+
+def _as_windows_tools_read(error: UnicodeError) -> tuple[str, int]:
+    # Windows-1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined; Windows keeps them as
+    # the C1 characters of the same numbers.
+    assert isinstance(error, UnicodeDecodeError)
+    return "".join(map(chr, error.object[error.start : error.end])), error.end
+
+
+codecs.register_error("test-c1", _as_windows_tools_read)
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+@pytest.mark.parametrize("misread", ["cp1252", "latin-1"])
+def test_utf8_misread_as_a_western_encoding_is_read_as_it_was(seed: Path, misread: str) -> None:
+    text = seed.read_text(encoding="utf-8")
+    mangled = text.encode("utf-8").decode(misread, errors="test-c1")
+    assert mangled != text
+
+    digest, original = parse_digest(mangled), parse_digest(text)
+
+    assert digest.papers == original.papers
+    assert [str(w) for w in digest.warnings] == [MOJIBAKE, *map(str, original.warnings)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A résumé of the café's façade — “naïve” — costs 5 € (½ off, ±2%).",
+        "Ã© is how é looks misread; â€œquotedâ€\x9d too.",  # mojibake of Latin, not of CJK
+        "ä¸­ but also 中文 already",  # CJK as written: nothing to mend
+    ],
+)
+def test_western_text_is_never_taken_for_mangled_utf8(text: str) -> None:
+    """Only a mending that yields CJK is taken: accents, typographic quotes, even mojibake
+    of Latin letters are read as written."""
+    assert unmangled(text) is None
+    assert unmangled("æœ¬æ–‡æ\x8f\x90å‡º") == "本文提出"
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+def test_a_file_written_twice_over_is_read_once(seed: Path) -> None:
+    text = seed.read_text(encoding="utf-8")
+    head, body = text.split("\n", 1)
+    doubled = f"{head}\n{body.rstrip()}\n\n{body}"  # the body again, without its date line
+
+    digest, original = parse_digest(doubled), parse_digest(text)
+
+    assert [p.key for p in digest.papers] == [p.key for p in original.papers]
+    assert digest.papers == original.papers
+    again = [w for w in digest.warnings if "appears again" in w.message]
+    assert len(again) == len(original.papers)
+    first_lines = {p.line for p in original.papers}
+    assert all(
+        int(w.message.split("first at line ")[1].split(")")[0]) in first_lines for w in again
+    )
