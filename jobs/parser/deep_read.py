@@ -20,9 +20,10 @@ the previous deep read's tail. Text that belongs to no paper (a footer, a digest
 line) is left out with a warning; an English paragraph of an abstract's length among the
 Chinese is an abstract-only entry that lost its note.
 
-A fault inside one paper (a claim without its quote or with an under-indented one, `5、`
-or `5)` for `5.`, a claim without its number or with one used twice, `新颖性：` for
-`Novelty：`, claims out of order, claims with no paper text before them) is a
+A fault inside one paper (a claim without its quote, with an under-indented one or with
+one on the claim's line, `5、` or `5)` for `5.`, a claim without its number or with one used
+twice, `新颖性：` or `novelty：` for `Novelty：`, claims out of order, claims with no paper
+text before them, indented English that follows no claim) is a
 `DigestWarning` on its exact line: the faulty part, or that paper alone when nothing of it
 is sound, is read as it most likely stands or left out, and the rest of the file loads.
 """
@@ -57,15 +58,17 @@ _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
 # A review label, maybe as a list item or in bold (`- Novelty：`, `**Novelty**：`).
 _LABEL = r"(?:[-*•]\s*)?(?P<bold>\*\*)?(?P<label>{})(?:\*\*)?\s*[：:](?(bold)(?:\*\*)?)"
-_REVIEW = re.compile(_LABEL.format("Novelty|Soundness|Significance|新颖性"))
+# Any case (`novelty：`, `NOVELTY：`: a warning) where a label opens a paragraph or a line.
+_REVIEW = re.compile(_LABEL.format("Novelty|Soundness|Significance|新颖性"), re.IGNORECASE)
 # Its later labels on paragraphs (or lines) of their own: the same review, going on.
-_REVIEW_GOES_ON = re.compile(_LABEL.format("Soundness|Significance|可靠性|重要性"))
+_REVIEW_GOES_ON = re.compile(_LABEL.format("Soundness|Significance|可靠性|重要性"), re.IGNORECASE)
 # Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
 # The Chinese labels are typos of the English ones that the review survives (a warning).
 _REVIEW_LABEL = re.compile(
     _LABEL.format(r"\bNovelty|\bSoundness|\bSignificance|新颖性|可靠性|重要性")
 )
-_OPENS_REVIEW = re.compile(_LABEL.format("Novelty|新颖性"))  # its first label
+_ANY_CASE_LABEL = re.compile(_REVIEW_LABEL.pattern, re.IGNORECASE)  # a review that opens so
+_OPENS_REVIEW = re.compile(_LABEL.format("Novelty|新颖性"), re.IGNORECASE)  # its first label
 _CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
@@ -98,6 +101,16 @@ _OUT_OF_ORDER = (
     "each paper); loaded as claim {0}"
 )
 _TWICE = "claim {} appears twice in this paper: expected claim {}; {}"
+# A statement's last sentence end, then English without CJK (no backtracking beyond it: the
+# quote stops at the first CJK character).
+_QUOTE_AFTER = re.compile(
+    r"(?P<claim>.*[。！？；…])\s*(?P<quote>[\"“'‘(]?[A-Za-z0-9][^\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]*)"
+)
+_QUOTE_MIN_WORDS = 4  # fewer is a term the statement ends with, not a quote
+_STRAY_QUOTE = (
+    "indented English that follows no claim: a quote whose claim was not recognised "
+    "(expected 'N. <claim>' before it); kept as the paper's text"
+)
 _LONE_NOTE = "note paragraph has no abstract paragraph before it"
 _NO_NOTE = f"abstract has no note after it: expected '{NOTE}'; read as an abstract-only entry"
 _ABSTRACT_MIN_WORDS = 30  # shorter English on its own is a footer or a heading, not an abstract
@@ -305,7 +318,7 @@ def _repeated(
 
 def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
     items: list[_Item] = []
-    for paragraph in _run_together(paras):
+    for paragraph in map(_number_with_its_text, _run_together(paras)):
         first = paragraph.lines[0]
         body = first.strip()
         after_claim = bool(items) and items[-1].kind == _CLAIM_ITEM
@@ -319,13 +332,14 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             items[-1].paragraph = Paragraph(so_far.line, so_far.lines + paragraph.lines)
         elif review := _REVIEW.match(body):
             items.append(_Item(_REVIEW_ITEM, paragraph))
-            if review["label"] == "新颖性":
+            label = review["label"]
+            if label != _canonical(label):
                 warnings.append(
                     DigestWarning(
                         paragraph.line,
                         (
-                            "the review should start with 'Novelty：', found '新颖性：'; "
-                            "read as the review"
+                            f"the review should start with '{_canonical(label)}：', found "
+                            f"'{label}：'; read as the review"
                         ),
                     )
                 )
@@ -396,6 +410,18 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
         and (index == 0 or items[index - 1].kind != _CLAIM_ITEM)  # no quote that lost its indent
         and (not english(index + 1) or _noted(items, index + 1))
     )
+
+
+def _number_with_its_text(paragraph: Paragraph) -> Paragraph:
+    """A claim's number on a line of its own, its text on the next: one line, `N. <text>`."""
+    lines = paragraph.lines
+    if (
+        len(lines) > 1
+        and _BARE_NUMBER.fullmatch(lines[0].strip())
+        and indent_of(lines[1]) < QUOTE_INDENT
+    ):
+        return Paragraph(paragraph.line, (f"{lines[0].strip()} {lines[1].strip()}", *lines[2:]))
+    return paragraph
 
 
 def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
@@ -503,10 +529,13 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     """Whether `line` opens a paragraph though no blank line comes before it: True for the
     note, or what follows it; a claim whose quote comes next; Chinese or the review after
     a quote. False for a quote or its next piece (indented English), and for a numbered
-    list's next item. None where only the file's shape can tell (see `_run_together`)."""
+    list's next item, and for a claim's text after its number's line. None where only the
+    file's shape can tell (see `_run_together`)."""
     body, previous = line.strip(), before.strip()
     if body.startswith(_NOTE_PREFIX) or previous == NOTE:
         return True
+    if _BARE_NUMBER.fullmatch(previous) and indent_of(line) < QUOTE_INDENT:
+        return False  # a claim's text after its number's line
     claim = _NUMBERED.fullmatch(body) is not None and has_cjk(body)
     chinese = claim or _is_chinese(body)
     if indent_of(line) >= QUOTE_INDENT and not chinese:
@@ -565,7 +594,17 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
                     ),
                 )
             )
-        if unquoted:
+        if unquoted and _quote_on_its_line(item):
+            warnings.append(
+                DigestWarning(
+                    item.line,
+                    (
+                        f"the quote of claim {item.number} should be an indented paragraph "
+                        "after it, found at the end of the claim; read as its quote"
+                    ),
+                )
+            )
+        elif unquoted:
             warnings.append(
                 DigestWarning(
                     item.line,
@@ -575,6 +614,16 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
                     ),
                 )
             )
+
+
+def _quote_on_its_line(claim: _Item) -> bool:
+    """A claim written with its quote after its statement (`N. <Chinese>。 "English…"`):
+    the English after the statement's last sentence is taken for the quote."""
+    found = _QUOTE_AFTER.fullmatch(join_lines(claim.claim_lines))
+    if found is None or len(found["quote"].split()) < _QUOTE_MIN_WORDS:
+        return False
+    claim.claim_lines, claim.quote_lines = [found["claim"]], [found["quote"]]
+    return True
 
 
 def _finish(
@@ -592,7 +641,13 @@ def _finish(
     if open_read is not None:
         tail_length = _tail_length(pending) if before_body else len(pending)
         if not open_read.left_out:
-            papers.append(_deep_read(open_read, pending[:tail_length], len(papers) + 1))
+            tail = pending[:tail_length]
+            warnings.extend(
+                DigestWarning(item.line, _STRAY_QUOTE)
+                for item in (*open_read.prose, *tail)
+                if _is_indented_english(item)
+            )
+            papers.append(_deep_read(open_read, tail, len(papers) + 1))
         rest = pending[tail_length:]
     elif before_body:
         rest = _without_preamble(rest, warnings)
@@ -705,9 +760,15 @@ def _prose_sections(texts: list[str]) -> tuple[str, str | None, str | None, str 
 def _split_review(text: str) -> dict[str, str]:
     """`Novelty：… Soundness：… Significance：…` -> the three texts (full-width or ASCII
     colons; a missing label leaves its field out)."""
+    opening = _REVIEW.match(text)
+    labels = (
+        _ANY_CASE_LABEL
+        if opening and opening["label"] != _canonical(opening["label"])
+        else _REVIEW_LABEL
+    )
     first: dict[str, re.Match[str]] = {}  # label -> its first mention, in text order
-    for match in _REVIEW_LABEL.finditer(text):
-        first.setdefault(_CHINESE_LABELS.get(match["label"], match["label"]), match)
+    for match in labels.finditer(text):
+        first.setdefault(_canonical(match["label"]), match)
     marks = list(first.items())
     sections: dict[str, str] = {}
     for (label, mark), following in zip(marks, [*marks[1:], None], strict=True):
@@ -716,6 +777,11 @@ def _split_review(text: str) -> dict[str, str]:
         if section:
             sections[label] = section
     return sections
+
+
+def _canonical(label: str) -> str:
+    """A review label as the format writes it: `novelty`, `新颖性` -> `Novelty`."""
+    return _CHINESE_LABELS.get(label, label.capitalize())
 
 
 def _abstract_only(item: _Item, position: int) -> ParsedPaper:

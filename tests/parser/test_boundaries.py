@@ -4,6 +4,7 @@ paragraphs and quotes set as markdown blockquotes never change which papers a fi
 their keys, their claims, or which paper a paragraph belongs to."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -224,3 +225,41 @@ def test_a_digests_opening_line_belongs_to_no_paper(seed: int, opening: str) -> 
     }
     (warning,) = parse_digest(opened).warnings
     assert (warning.line, warning.message.endswith("left out")) == (3, True)
+
+
+Replacement = str | Callable[[re.Match[str]], str]
+LAYOUTS: dict[str, tuple[re.Pattern[str], Replacement]] = {
+    # A claim's number on a line of its own, its text on the next.
+    "number on its own line": (re.compile(r"^(\d+)\. ", re.MULTILINE), r"\1.\n"),
+    # The quote on the claim's line, after its statement (a joined export).
+    "quote on the claim's line": (re.compile(r"^(\d+\. .*)\n\n {3,}(.*)$", re.MULTILINE), r"\1 \2"),
+    # Review labels in another case.
+    "review labels in lower case": (
+        re.compile(r"(Novelty|Soundness|Significance)："),
+        lambda m: m[1].lower() + "：",
+    ),
+    "review labels in upper case": (
+        re.compile(r"(Novelty|Soundness|Significance)："),
+        lambda m: m[1].upper() + "：",
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_claims_and_reviews_laid_out_otherwise_are_read_the_same(seed: int, layout: str) -> None:
+    text = DEEP_READ_SEEDS[seed]
+    pattern, replacement = LAYOUTS[layout]
+    changed = pattern.sub(replacement, text)
+    assert changed != text
+
+    assert_same_papers(papers(changed), papers(text))
+    reviews = {
+        key: (p.novelty, p.soundness, p.significance, p.limitations, p.follow_ups)
+        for key, p in papers(text).items()
+    }
+    assert {
+        key: (p.novelty, p.soundness, p.significance, p.limitations, p.follow_ups)
+        for key, p in papers(changed).items()
+    } == reviews
+    assert all("left out" not in w.message for w in parse_digest(changed).warnings)

@@ -212,6 +212,30 @@ WARNING_CASES = [
         [[1]],
     ),
     (
+        "a quote on its claim's line",
+        DEEP_READ_HEAD + "1. 声明一。 The first quote, written on the claim's line.\n\n" + REVIEW,
+        [
+            "line 5: the quote of claim 1 should be an indented paragraph after it, found at "
+            "the end of the claim; read as its quote"
+        ],
+        [[1]],
+    ),
+    (
+        "review labels in lower case",
+        DEEP_READ_HEAD + CLAIM + "novelty：中等。 soundness：可靠。 significance：一般。\n\n",
+        ["line 9: the review should start with 'Novelty：', found 'novelty：'; read as the review"],
+        [[1]],
+    ),
+    (
+        "indented English that follows no claim",
+        DEEP_READ_HEAD + "   An indented English paragraph, as a quote is.\n\n" + CLAIM,
+        [
+            "line 5: indented English that follows no claim: a quote whose claim was not "
+            "recognised (expected 'N. <claim>' before it); kept as the paper's text"
+        ],
+        [[1]],
+    ),
+    (
         "text before an abstract-only entry",
         "2026-01-01\n\nstray text\n\nAn abstract.\n\n" + NOTE,
         [f"line 3: {ORPHAN}; left out"],
