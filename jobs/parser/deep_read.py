@@ -318,13 +318,30 @@ def _repeated(
 
 def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
     items: list[_Item] = []
-    for paragraph in map(_number_with_its_text, _run_together(paras)):
+    whole = [*map(_number_with_its_text, _run_together(paras))]
+    for paragraph, following in zip(whole, [*whole[1:], None], strict=False):
         first = paragraph.lines[0]
         body = first.strip()
         after_claim = bool(items) and items[-1].kind == _CLAIM_ITEM
         if after_claim and indent_of(first) >= QUOTE_INDENT and _reads_as_quote(body):
             # An indented paragraph after a claim is its quote, or the next wrapped piece.
             items[-1].quote_lines.extend(paragraph.lines)
+        elif after_claim and _splits_claim(items[-1], body, following):
+            # A blank line split the claim: its statement goes on before the quote, or its
+            # quote goes on, unindented, before the next claim or the review.
+            if items[-1].quote_lines:
+                items[-1].quote_lines.extend(paragraph.lines)
+                warnings.append(
+                    DigestWarning(
+                        paragraph.line,
+                        (
+                            f"the quote of claim {items[-1].number} goes on here without its "
+                            f"indentation ({QUOTE_INDENT}+ spaces); read as part of its quote"
+                        ),
+                    )
+                )
+            else:
+                items[-1].claim_lines.extend(paragraph.lines)
         elif body.startswith(_NOTE_PREFIX):
             items.append(_Item(_NOTE, paragraph))
         elif items and items[-1].kind == _REVIEW_ITEM and _REVIEW_GOES_ON.match(body):
@@ -409,6 +426,25 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
         and not english(index - 1)
         and (index == 0 or items[index - 1].kind != _CLAIM_ITEM)  # no quote that lost its indent
         and (not english(index + 1) or _noted(items, index + 1))
+    )
+
+
+def _splits_claim(claim: _Item, body: str, following: Paragraph | None) -> bool:
+    """Whether the paragraph `body` opens is a piece of `claim` that a blank line cut off:
+    Chinese between its statement and its quote (the quote comes next), or English after
+    its quote that the next claim or the review follows."""
+    if following is None or _numbered(body) or _REVIEW.match(body) or claim.loose:
+        return False
+    next_first = following.lines[0]
+    if not claim.quote_lines:
+        return (
+            has_cjk(body)
+            and indent_of(next_first) >= QUOTE_INDENT
+            and _reads_as_quote(next_first.strip())
+        )
+    next_body = next_first.strip()
+    return not has_cjk(body) and (
+        _numbered(next_body) is not None or _REVIEW.match(next_body) is not None
     )
 
 

@@ -263,3 +263,41 @@ def test_claims_and_reviews_laid_out_otherwise_are_read_the_same(seed: int, layo
         for key, p in papers(changed).items()
     } == reviews
     assert all("left out" not in w.message for w in parse_digest(changed).warnings)
+
+
+_STATEMENT = re.compile(r"^\d+\. .*，.*$", re.MULTILINE)  # a claim with a comma to split at
+_QUOTE = re.compile(r"^ {3,}\S.*?\. \S.*$", re.MULTILINE)  # a quote of two sentences or more
+SPLITS = st.lists(st.tuples(st.booleans(), st.integers(min_value=0)), min_size=1, max_size=6)
+
+
+def claims_as_read(text: str) -> dict[str, list[tuple[int, str, str]]]:
+    """Each paper's claims, spaces aside (a blank line may join two pieces with one)."""
+    return {
+        key: [(c.number, "".join(c.text_zh.split()), c.quote_en) for c in paper.claims]
+        for key, paper in papers(text).items()
+    }
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(range(len(DEEP_READ_SEEDS))), SPLITS)
+def test_a_claim_split_by_a_blank_line_stays_whole(
+    seed: int, splits: list[tuple[bool, int]]
+) -> None:
+    """A blank line inside a claim's statement, or inside its quote with the rest of the
+    quote unindented, neither loses the claim nor starts a paper."""
+    text = DEEP_READ_SEEDS[seed]
+    statements, quotes = list(_STATEMENT.finditer(text)), list(_QUOTE.finditer(text))
+    cuts = set()  # a blank line goes after each; the quote's rest then starts unindented
+    for in_quote, pick in splits:
+        found = quotes if in_quote else statements
+        match = found[pick % len(found)]
+        cuts.add(match.start() + match.group().index(". " if in_quote else "，", 4) + 1)
+    pieces, last = [], 0
+    for at in sorted(cuts):
+        pieces += [text[last:at], "\n\n"]
+        last = at + (text[at] == " ")
+    split = "".join([*pieces, text[last:]])
+
+    assert papers(split).keys() == papers(text).keys()
+    assert claims_as_read(split) == claims_as_read(text)
+    assert all("left out" not in w.message for w in parse_digest(split).warnings)
