@@ -16,7 +16,7 @@ from .text import digest_lines, paragraphs, unmangled
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
 _JOINED = (
-    "another digest's date line ({}): this file holds more than one digest, and its papers "
+    "another digest begins here ({}): this file holds more than one digest, and its papers "
     "are all dated {}"
 )
 _NO_ENTRY = "no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
@@ -77,7 +77,14 @@ def _parse(text: str) -> ParsedDigest:
         # Text none of whose entries could be read would otherwise load as an empty day.
         unread = not entries and any(line.strip() for line in lines[first + 1 :])
         empty = (DigestWarning(line_number, _NO_ENTRY),) if unread else ()
-        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, (*empty, *warnings))
+        # The list repeats its header before its table of contents; another date is another
+        # list run into this one.
+        joined = (
+            DigestWarning(index + 1, _JOINED.format(line.strip(), digest_date))
+            for index, line in enumerate(lines[first + 1 :], start=first + 1)
+            if (other := HEADER.fullmatch(line.strip())) and other.group(1) != header.group(1)
+        )
+        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, (*empty, *warnings, *joined))
 
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date

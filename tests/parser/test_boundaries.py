@@ -166,7 +166,7 @@ def test_two_digests_run_together_hold_both_files_papers_with_a_warning(gap: str
     assert_same_papers(papers(first.rstrip("\n") + gap + second), papers(first) | papers(second))
     date, second_date = first.split("\n", 1)[0], second.split("\n", 1)[0]
     assert [str(warning) for warning in joined.warnings] == [
-        f"line {line}: another digest's date line ({second_date}): this file holds more than "
+        f"line {line}: another digest begins here ({second_date}): this file holds more than "
         f"one digest, and its papers are all dated {date}"
     ]
 

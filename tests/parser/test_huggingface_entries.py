@@ -145,3 +145,16 @@ def test_a_title_written_as_a_markdown_link_is_its_text() -> None:
         lambda m: f"{m[1]}. [{m[2]}](https://arxiv.org/abs/2610.00001)\n\nAbstract:", LIST
     )
     assert entries(linked) == entries(LIST)
+
+
+def test_two_lists_run_together_keep_every_entry_and_say_so() -> None:
+    """A list of another day run into this one (a concatenated export): every entry of
+    both is read, and each header of the other day warns that they all take this date."""
+    other = re.sub(r"\b26(\d\d)\.(?=\d{4})", r"27\1.", LIST.replace("2026-10-04", "2026-10-05"))
+    digest = parse_digest(LIST.rstrip() + "\n\n" + other)
+
+    assert len(digest.papers) == 2 * len(parse_digest(LIST).papers)
+    joined = [w for w in digest.warnings if "another digest begins here" in w.message]
+    assert len(joined) == other.count("HuggingFace Papers 2026-10-05") == 2
+    assert all(w.message.endswith("its papers are all dated 2026-10-04") for w in joined)
+    assert parse_digest(LIST).warnings == ()  # its own repeated header is no other list
