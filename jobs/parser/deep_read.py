@@ -392,9 +392,10 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
     while len(found := _unnumbered_claims(items, warnings)) < len(items):
         items = found  # again: a claim found may be the neighbour that numbers another
     _resolve_unquoted(items, warnings)
-    for index, item in enumerate(items):
-        if _lost_its_note(items, index):
-            item.kind = _ABSTRACT_ITEM
+    if any(item.kind != _PROSE for item in items):  # a digest: English alone may be no abstract
+        for index, item in enumerate(items):
+            if _lost_its_note(items, index):
+                item.kind = _ABSTRACT_ITEM
     return items
 
 

@@ -102,7 +102,11 @@ def _once(
             repeated.append(DigestWarning(paper.line, _REPEATED.format(first[paper.key].line)))
         else:
             first[paper.key] = paper
-    return tuple(first.values()), repeated
+    if not repeated:
+        return papers, []
+    # The positions stay 1, 2, 3, …
+    kept = (replace(paper, position=n) for n, paper in enumerate(first.values(), start=1))
+    return tuple(kept), repeated
 
 
 def _parse_date(value: str, line_number: int) -> date:

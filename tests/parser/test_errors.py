@@ -92,6 +92,11 @@ CASES = [
         "line 3: note paragraph has no abstract paragraph before it",
     ),
     ("text that is no paper", b"2026-01-01\n\njust some text\n", f"line 3: {ORPHAN}"),
+    (
+        "English of an abstract's length, and nothing of a digest",
+        ("2026-01-01\n\n" + ABSTRACT).encode(),
+        f"line 3: {ORPHAN}",
+    ),
 ]
 
 
