@@ -177,9 +177,10 @@ async def _check(paths: list[Path], settings: Settings, *, as_json: bool) -> int
             print(f"{problem['path']}: {problem['problem']}")
         for skipped in report.skipped:
             print(f"skipped {skipped['path']}: {skipped['reason']}")
+        files, problems = report.files, len(report.problems)
         print(
-            f"checked {report.files} files, {report.papers} papers: "
-            f"{len(report.problems) or 'no'} problems"
+            f"checked {files} file{'s' if files != 1 else ''}, {report.papers} papers: "
+            f"{problems or 'no'} problem{'s' if problems != 1 else ''}"
         )
     return EXIT_FAILED if report.problems else EXIT_OK
 

@@ -216,7 +216,7 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
     checked = paperbot("ingest", "--check", "digests", cwd=tmp_path, env=env)
     as_json = paperbot("ingest", "--check", "--json", "digests", cwd=tmp_path, env=env)
 
-    assert (clean.returncode, clean.stdout) == (0, "checked 1 files, 8 papers: no problems\n")
+    assert (clean.returncode, clean.stdout) == (0, "checked 1 file, 8 papers: no problems\n")
     assert checked.returncode == 1
     assert checked.stdout.splitlines() == [
         "digests/004_ee791cd1952f5dee.txt: warning: line 35: claim 5 should start '5. ', "
