@@ -82,7 +82,8 @@ def _parse(text: str) -> ParsedDigest:
         joined = (
             DigestWarning(index + 1, _JOINED.format(line.strip(), digest_date))
             for index, line in enumerate(lines[first + 1 :], start=first + 1)
-            if (other := HEADER.fullmatch(line.strip())) and other.group(1) != header.group(1)
+            if (other := HEADER.fullmatch(line.strip()))
+            and other.group(1) not in (None, header.group(1))
         )
         return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, (*empty, *warnings, *joined))
 
