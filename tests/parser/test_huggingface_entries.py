@@ -158,3 +158,4 @@ def test_two_lists_run_together_keep_every_entry_and_say_so() -> None:
     assert len(joined) == other.count("HuggingFace Papers 2026-10-05") == 2
     assert all(w.message.endswith("its papers are all dated 2026-10-04") for w in joined)
     assert parse_digest(LIST).warnings == ()  # its own repeated header is no other list
+    assert parse_digest(LIST + "\nHuggingFace Papers\n").warnings == ()  # nor one without a date
