@@ -56,6 +56,7 @@ _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
 _LOOSE_CLAIM = re.compile(rf"((?:[-*•]\s*)?(?:\*\*)?{list_number(3)}(?:\*\*)?)\s*(\S.*)")
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
+_BARE_NUMBER_LENGTH = 8  # the longest line `_BARE_NUMBER` matches, a space or two aside
 # A review label, maybe as a list item or in bold (`- Novelty：`, `**Novelty**：`).
 _LABEL = r"(?:[-*•]\s*)?(?P<bold>\*\*)?(?P<label>{})(?:\*\*)?\s*[：:](?(bold)(?:\*\*)?)"
 # Any case (`novelty：`, `NOVELTY：`: a warning) where a label opens a paragraph or a line.
@@ -434,19 +435,17 @@ def _splits_claim(claim: _Item, body: str, following: Paragraph | None) -> bool:
     """Whether the paragraph `body` opens is a piece of `claim` that a blank line cut off:
     Chinese between its statement and its quote (the quote comes next), or English after
     its quote that the next claim or the review follows."""
-    if following is None or _numbered(body) or _REVIEW.match(body) or claim.loose:
+    # Chinese after a quoted claim (most often the next claim) or English before the quote
+    # is no piece of it: one scan tells.
+    if following is None or claim.loose or has_cjk(body) == bool(claim.quote_lines):
+        return False
+    if _numbered(body) or _REVIEW.match(body):
         return False
     next_first = following.lines[0]
     if not claim.quote_lines:
-        return (
-            has_cjk(body)
-            and indent_of(next_first) >= QUOTE_INDENT
-            and _reads_as_quote(next_first.strip())
-        )
+        return indent_of(next_first) >= QUOTE_INDENT and _reads_as_quote(next_first.strip())
     next_body = next_first.strip()
-    return not has_cjk(body) and (
-        _numbered(next_body) is not None or _REVIEW.match(next_body) is not None
-    )
+    return _numbered(next_body) is not None or _REVIEW.match(next_body) is not None
 
 
 def _number_with_its_text(paragraph: Paragraph) -> Paragraph:
@@ -571,7 +570,11 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     body, previous = line.strip(), before.strip()
     if body.startswith(_NOTE_PREFIX) or previous == NOTE:
         return True
-    if _BARE_NUMBER.fullmatch(previous) and indent_of(line) < QUOTE_INDENT:
+    if (
+        len(previous) <= _BARE_NUMBER_LENGTH
+        and _BARE_NUMBER.fullmatch(previous)
+        and indent_of(line) < QUOTE_INDENT
+    ):
         return False  # a claim's text after its number's line
     claim = _NUMBERED.fullmatch(body) is not None and has_cjk(body)
     chinese = claim or _is_chinese(body)
