@@ -38,7 +38,7 @@ from storage.paper_keys import legacy_key, text_key
 from .errors import DigestParseError, DigestWarning
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import derive_name, fallback_name, short_title, subtitle
-from .text import Paragraph, cjk_share, has_cjk, indent_of, join_lines, list_number
+from .text import CJK_CHARS, Paragraph, cjk_share, has_cjk, indent_of, join_lines, list_number
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
 _NOTE_PREFIX = NOTE[:5]
@@ -105,7 +105,7 @@ _TWICE = "claim {} appears twice in this paper: expected claim {}; {}"
 # A statement's last sentence end, then English without CJK (no backtracking beyond it: the
 # quote stops at the first CJK character).
 _QUOTE_AFTER = re.compile(
-    r"(?P<claim>.*[。！？；…])\s*(?P<quote>[\"“'‘(]?[A-Za-z0-9][^\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]*)"
+    rf"(?P<claim>.*[。！？；…])\s*(?P<quote>[\"“'‘(]?[A-Za-z0-9][^{CJK_CHARS}]*)"
 )
 _QUOTE_MIN_WORDS = 4  # fewer is a term the statement ends with, not a quote
 _STRAY_QUOTE = (

@@ -24,7 +24,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _BINARY_CONTROL_SHARE = 0.1
 
 # Ideographs, kana, CJK punctuation and full-width forms: no space is written between them.
-_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+CJK_CHARS = r"\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"  # for a [class]
+_CJK = re.compile(f"[{CJK_CHARS}]")
 
 TAB_WIDTH = 4
 
