@@ -57,20 +57,42 @@ _LOOSE_CLAIM = re.compile(rf"((?:[-*•]\s*)?(?:\*\*)?{list_number(3)}(?:\*\*)?)
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
 _BARE_NUMBER_LENGTH = 8  # the longest line `_BARE_NUMBER` matches, a space or two aside
-# A review label, maybe as a list item or in bold (`- Novelty：`, `**Novelty**：`).
-_LABEL = r"(?:[-*•]\s*)?(?P<bold>\*\*)?(?P<label>{})(?:\*\*)?\s*[：:](?(bold)(?:\*\*)?)"
+_CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
+_ALL_LABELS = "|".join(["Novelty", "Soundness", "Significance", *_CHINESE_LABELS])
+_LABEL_STARTS = "".join(
+    sorted({c for label in _ALL_LABELS.split("|") for c in label[0] + label[0].lower()})
+)
+_LONGEST_LABEL = 48  # characters: the longest dressed label, with room to spare
+_SEPARATOR = r"\s*[：:]|\s+[-–—|]|\s*[–—]{1,2}"
+
+
+def _label(labels: str, flags: int = 0) -> re.Pattern[str]:
+    """A review label as the format writes it (`Novelty：`), as a list item or in bold
+    (`- Novelty：`, `**Novelty**：`), or dressed otherwise: a heading (`### Novelty`), in
+    brackets (`【Novelty】`), with a dash (`Novelty - `), or with the other language's name
+    beside it (`Novelty（新颖性）：`). Undressed, a label needs its colon or dash: the text
+    says "novelty" too."""
+    return re.compile(
+        rf"(?=[-*•#\[【〔〖{_LABEL_STARTS}])"  # most paragraphs fail at once
+        r"(?:[-*•]\s*)?(?P<heading>#{1,6}\s*)?(?P<bold>\*\*)?(?P<open>[【\[〔〖])?"
+        rf"(?P<label>{labels})(?:\s*[（(]\s*(?:{_ALL_LABELS})\s*[)）]|\s*/\s*(?:{_ALL_LABELS}))?"
+        r"(?(open)[】\]〕〗])"
+        rf"(?:\*\*(?:{_SEPARATOR})?|(?:{_SEPARATOR})(?:\*\*)?|(?(open)|(?(heading)(?=\s|$)|(?!))))",
+        flags,
+    )
+
+
 # Any case (`novelty：`, `NOVELTY：`: a warning) where a label opens a paragraph or a line.
-_REVIEW = re.compile(_LABEL.format("Novelty|Soundness|Significance|新颖性"), re.IGNORECASE)
+_REVIEW = _label("Novelty|Soundness|Significance|新颖性", re.IGNORECASE)
 # Its later labels on paragraphs (or lines) of their own: the same review, going on.
-_REVIEW_GOES_ON = re.compile(_LABEL.format("Soundness|Significance|可靠性|重要性"), re.IGNORECASE)
+_REVIEW_GOES_ON = _label("Soundness|Significance|可靠性|重要性", re.IGNORECASE)
 # Capitalised labels only: the review text itself says "novelty", "soundness" in lower case.
 # The Chinese labels are typos of the English ones that the review survives (a warning).
-_REVIEW_LABEL = re.compile(
-    _LABEL.format(r"\bNovelty|\bSoundness|\bSignificance|新颖性|可靠性|重要性")
-)
+_REVIEW_LABEL = _label(r"\bNovelty|\bSoundness|\bSignificance|新颖性|可靠性|重要性")
 _ANY_CASE_LABEL = re.compile(_REVIEW_LABEL.pattern, re.IGNORECASE)  # a review that opens so
-_OPENS_REVIEW = re.compile(_LABEL.format("Novelty|新颖性"), re.IGNORECASE)  # its first label
-_CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
+_OPENS_REVIEW = _label("Novelty|新颖性", re.IGNORECASE)  # its first label
+# How the format writes a label, in a list or in bold or not: anything else is a warning.
+_PLAIN_LABEL = re.compile(r"(?:[-*•]\s*)?(?:\*\*)?(?:Novelty|Soundness|Significance)(?:\*\*)?[：:]")
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
 _OPENS_PAPER = re.compile(
@@ -93,9 +115,15 @@ _MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}")
 # A markdown export may set each quote in a blockquote (`> The results…`, nested `> >`);
 # `>50 个基准` and `>= 3` are text.
 _MARKUP_STARTS = frozenset(" #-*_>")
+_LABEL_HEADING = re.compile(rf"#{{1,6}}\s*(?:{_ALL_LABELS})\s*[：:]?\s*", re.IGNORECASE)  # kept
 _BLOCKQUOTE = re.compile(r"(?:>(?![0-9=]) ?)+")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
+# A review whose label went unread: its text would join the limitations without a word.
+_NO_REVIEW = (
+    "no review after this paper's claims: expected a paragraph starting 'Novelty：'; the "
+    "{} paragraphs after them are read as its limitations and follow-ups"
+)
 _ABSTRACT_ITEM = "abstract"  # an abstract-only entry's abstract whose note was lost
 _OUT_OF_ORDER = (
     "claim {0} is out of order: expected claim {1} (claims are numbered 1, 2, 3, … within "
@@ -176,7 +204,12 @@ def without_markup(lines: Sequence[str]) -> list[str]:
             quoting = True
             rest = body[marker.end() :]
             line = " " * (indent + QUOTE_INDENT) + rest if rest else ""
-        elif body[:1] in "#-*_" and indent < QUOTE_INDENT and _MARKUP.fullmatch(body):
+        elif (
+            body[:1] in "#-*_"
+            and indent < QUOTE_INDENT
+            and _MARKUP.fullmatch(body)
+            and not _LABEL_HEADING.fullmatch(body)
+        ):
             quoting, line = False, ""
         else:
             quoting = False
@@ -345,20 +378,22 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 items[-1].claim_lines.extend(paragraph.lines)
         elif body.startswith(_NOTE_PREFIX):
             items.append(_Item(_NOTE, paragraph))
-        elif items and items[-1].kind == _REVIEW_ITEM and _REVIEW_GOES_ON.match(body):
+        elif (
+            items
+            and items[-1].kind == _REVIEW_ITEM
+            and (_REVIEW_GOES_ON.match(body) or _awaits_its_text(items[-1].text))
+        ):
             so_far = items[-1].paragraph
             items[-1].paragraph = Paragraph(so_far.line, so_far.lines + paragraph.lines)
         elif review := _REVIEW.match(body):
             items.append(_Item(_REVIEW_ITEM, paragraph))
-            label = review["label"]
-            if label != _canonical(label):
+            if not _PLAIN_LABEL.match(review[0]):
+                label = _canonical(review["label"])
                 warnings.append(
                     DigestWarning(
                         paragraph.line,
-                        (
-                            f"the review should start with '{_canonical(label)}：', found "
-                            f"'{label}：'; read as the review"
-                        ),
+                        f"the review should start with '{label}：', found "
+                        f"'{review[0].strip()}'; read as the review",
                     )
                 )
         elif numbered := _numbered(body):
@@ -687,6 +722,8 @@ def _finish(
                 for item in (*open_read.prose, *tail)
                 if _is_indented_english(item)
             )
+            if open_read.review is None and len(tail) > TAIL_PARAGRAPHS:
+                warnings.append(DigestWarning(tail[0].line, _NO_REVIEW.format(len(tail))))
             papers.append(_deep_read(open_read, tail, len(papers) + 1))
         rest = pending[tail_length:]
     elif before_body:
@@ -817,6 +854,14 @@ def _split_review(text: str) -> dict[str, str]:
         if section:
             sections[label] = section
     return sections
+
+
+def _awaits_its_text(review: str) -> bool:
+    """Whether a review so far ends with a label, its text in the next paragraph (a
+    heading `### Novelty` on a paragraph of its own)."""
+    end = review[-_LONGEST_LABEL:]  # a dressed label is shorter than this
+    labels = list(_ANY_CASE_LABEL.finditer(end))
+    return bool(labels) and not end[labels[-1].end() :].strip(" *")
 
 
 def _canonical(label: str) -> str:

@@ -1,11 +1,14 @@
 """A review laid out another way (each label on a paragraph or a line of its own, as list
-items, in bold) is the same review of the same paper: nothing moves into the next one."""
+items, in bold) is the same review of the same paper: nothing moves into the next one.
+Dressed in ways the format does not use (brackets, headings, dashes, both languages), it is
+still read, with a warning; a label that cannot be read is a warning, and no text is lost."""
 
 import re
 from collections.abc import Callable
 
 import pytest
 
+from jobs.parser import ParsedPaper, parse_digest
 from tests.parser.test_boundaries import DEEP_READ_SEEDS, assert_same_papers, papers
 
 _LATER_LABEL = re.compile(r"\s*(Soundness|Significance)：")
@@ -20,6 +23,37 @@ LAYOUTS: dict[str, Callable[[str], str]] = {
         r"(Novelty|Soundness|Significance)：", r"**\1：**", text
     ),
 }
+_CHINESE = {"Novelty": "新颖性", "Soundness": "可靠性", "Significance": "重要性"}
+_LABEL = re.compile(r"(Novelty|Soundness|Significance)：")
+# Dressings the format does not use: each review is read, with one warning on its line.
+DRESSED: dict[str, Callable[[str], str]] = {
+    "lenticular brackets": lambda text: _LABEL.sub(r"【\1】", text),
+    "square brackets": lambda text: _LABEL.sub(r"[\1] ", text),
+    "dashes": lambda text: _LABEL.sub(r"\1 - ", text),
+    "em dashes": lambda text: _LABEL.sub(r"\1——", text),
+    "both languages": lambda text: _LABEL.sub(
+        lambda label: f"{label[1]}（{_CHINESE[label[1]]}）：", text
+    ),
+    "Chinese first": lambda text: _LABEL.sub(
+        lambda label: f"{_CHINESE[label[1]]} ({label[1]})：", text
+    ),
+    "heading lines": lambda text: _LATER_LABEL.sub(r"\n### \1\n", text).replace(
+        "\nNovelty：", "\n### Novelty\n"
+    ),
+    "heading paragraphs": lambda text: _LATER_LABEL.sub(r"\n\n## \1\n\n", text).replace(
+        "\nNovelty：", "\n## Novelty\n\n"
+    ),
+    "bold lines": lambda text: _LATER_LABEL.sub(r"\n**\1**\n", text).replace(
+        "\nNovelty：", "\n**Novelty**\n"
+    ),
+}
+
+
+_OPENS_REVIEW = re.compile(r"\W*(?:Novelty|新颖性\s*[（(])")
+
+
+def _review(paper: ParsedPaper) -> tuple[str | None, str | None, str | None]:
+    return paper.novelty, paper.soundness, paper.significance
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -30,5 +64,46 @@ def test_a_review_laid_out_otherwise_is_the_same_review(seed: int, layout: str) 
 
     assert_same_papers(changed, original)
     for key, paper in original.items():
-        review = (paper.novelty, paper.soundness, paper.significance)
-        assert (changed[key].novelty, changed[key].soundness, changed[key].significance) == review
+        assert _review(changed[key]) == _review(paper)
+
+
+@pytest.mark.parametrize("dressing", DRESSED)
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_a_review_dressed_otherwise_is_read_with_a_warning_on_its_line(
+    seed: int, dressing: str
+) -> None:
+    text = DEEP_READ_SEEDS[seed]
+    changed = DRESSED[dressing](text)
+    original, digest = papers(text), parse_digest(changed)
+    read = {paper.key: paper for paper in digest.papers}
+
+    assert_same_papers(read, original)
+    for key, paper in original.items():
+        assert _review(read[key]) == _review(paper)
+    lines = changed.splitlines()
+    reviews = [i + 1 for i, line in enumerate(lines) if _OPENS_REVIEW.match(line)]
+    assert [warning.line for warning in digest.warnings] == reviews
+    assert all("the review should start with 'Novelty：'" in str(w) for w in digest.warnings)
+
+
+@pytest.mark.parametrize("label", ["", "Novelty. ", "Novelty 新颖性 "])
+def test_a_review_whose_label_is_unread_is_kept_with_a_warning(label: str) -> None:
+    text = DEEP_READ_SEEDS[0]
+    first = text.index("\nNovelty：") + 1
+    changed = text[:first] + label + text[first + len("Novelty：") :]
+    original, digest = papers(text), parse_digest(changed)
+    read = {paper.key: paper for paper in digest.papers}
+    paper = next(p for p in digest.papers if p.novelty is None)
+    before = original[paper.key]
+
+    others = {key: other for key, other in read.items() if key != paper.key}
+    assert read.keys() == original.keys()
+    assert_same_papers(others, {key: original[key] for key in others})
+    assert paper.claims == before.claims and paper.follow_ups == before.follow_ups
+    assert before.novelty and before.novelty in (paper.limitations or "")
+    assert before.limitations and before.limitations in (paper.limitations or "")
+    line = text[:first].count("\n") + 1
+    assert [str(w) for w in digest.warnings] == [
+        f"line {line}: no review after this paper's claims: expected a paragraph starting "
+        "'Novelty：'; the 3 paragraphs after them are read as its limitations and follow-ups"
+    ]
