@@ -20,7 +20,10 @@ _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
 # How a digest's first line starts: a date (even a malformed one: that is the digest's
 # error, reported as such) or the HuggingFace header.
-_STARTS_LIKE_A_DIGEST = re.compile(r"[0-9]{4}\s*[-/.]|HuggingFace\s+Papers", re.IGNORECASE)
+_STARTS_LIKE_A_DIGEST = re.compile(
+    r"(?:#{1,6}\s*)?(?:\*\*)?(?:[0-9]{4}\s*[-/.年]|HuggingFace\s+(?:Daily\s+)?Papers)",
+    re.IGNORECASE,
+)
 _TEXT = re.compile(rb"\S")
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _BINARY_CONTROL_SHARE = 0.1

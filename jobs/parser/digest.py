@@ -14,7 +14,17 @@ from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPap
 from .text import digest_lines, paragraphs, unmangled
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+# A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
+# `2026年9月28日`, a weekday after it, dressed as a markdown heading or in bold.
+_OTHER_DATE = re.compile(
+    r"(?:#{1,6}\s*)?(?:\*\*)?([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})\s*日?"
+    r"(?:\s*[,，]?\s*[(（]?(?:星期|周)[一二三四五六日天][)）]?"
+    r"|\s*[,，]?\s*[(（]?(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?[)）]?)?(?:\*\*)?",
+    re.IGNORECASE,
+)
+_DATE_STARTS = frozenset("0123456789#*")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
+_OTHER_FIRST_LINE = "the first line should be {}, found '{}'; read as {}"
 _JOINED = (
     "another digest begins here ({}): this file holds more than one digest, and its papers "
     "are all dated {}"
@@ -49,13 +59,11 @@ def _parse(text: str) -> ParsedDigest:
         raise DigestParseError("digest is empty")
     head, line_number = lines[first].strip(), first + 1
 
-    if _DATE.fullmatch(head):
+    if _is_date(head):
         digest_date = _parse_date(head, line_number)
         body = without_markup(lines)
         # Digests run together (concatenated exports): each later date line is a boundary.
-        later = [
-            index for index in range(first + 1, len(body)) if _DATE.fullmatch(body[index].strip())
-        ]
+        later = [index for index in range(first + 1, len(body)) if _is_date(body[index].strip())]
         for index in later:
             body[index] = ""
         papers, warnings = parse_deep_reads(paragraphs(body, first + 1))
@@ -63,7 +71,10 @@ def _parse(text: str) -> ParsedDigest:
             DigestWarning(index + 1, _JOINED.format(lines[index].strip(), digest_date))
             for index in later
         )
-        return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, (*warnings, *joined))
+        first_line = _first_line(head, f"{digest_date}", "the date as YYYY-MM-DD", line_number)
+        return ParsedDigest(
+            FORMAT_DEEP_READ, digest_date, papers, (*first_line, *warnings, *joined)
+        )
 
     header = HEADER.fullmatch(head)
     if header:
@@ -73,6 +84,8 @@ def _parse(text: str) -> ParsedDigest:
                 line_number,
             )
         digest_date = _parse_date(header.group(1), line_number)
+        expected = f"HuggingFace Papers {digest_date}"
+        first_line = _first_line(head, expected, f"'{expected}'", line_number)
         entries, warnings = parse_entries(lines, first + 1)
         # Text none of whose entries could be read would otherwise load as an empty day.
         unread = not entries and any(line.strip() for line in lines[first + 1 :])
@@ -83,9 +96,12 @@ def _parse(text: str) -> ParsedDigest:
             DigestWarning(index + 1, _JOINED.format(line.strip(), digest_date))
             for index, line in enumerate(lines[first + 1 :], start=first + 1)
             if (other := HEADER.fullmatch(line.strip()))
-            and other.group(1) not in (None, header.group(1))
+            and other.group(1) is not None
+            and _date_or_none(other.group(1)) != digest_date
         )
-        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, (*empty, *warnings, *joined))
+        return ParsedDigest(
+            FORMAT_HUGGINGFACE, digest_date, entries, (*first_line, *empty, *warnings, *joined)
+        )
 
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date
@@ -111,10 +127,31 @@ def _once(
 
 
 def _parse_date(value: str, line_number: int) -> date:
-    match = _DATE.fullmatch(value)
+    match = _DATE.fullmatch(value) or _OTHER_DATE.fullmatch(value)
     if match is None:
         raise DigestParseError(f"'{value}' is not a date in YYYY-MM-DD form", line_number)
     try:
         return date(*(int(part) for part in match.groups()))
     except ValueError:
         raise DigestParseError(f"'{value}' is not a valid date", line_number) from None
+
+
+def _date_or_none(value: str) -> date | None:
+    try:
+        return _parse_date(value, 0)
+    except DigestParseError:
+        return None
+
+
+def _is_date(line: str) -> bool:
+    """Whether a line is a date line, in any form the first line may take."""
+    if line[:1] not in _DATE_STARTS:  # most lines: at once
+        return False
+    return _DATE.fullmatch(line) is not None or _OTHER_DATE.fullmatch(line) is not None
+
+
+def _first_line(head: str, expected: str, described: str, line: int) -> tuple[DigestWarning, ...]:
+    """A warning when the first line is not written as the format writes it."""
+    if head == expected:
+        return ()
+    return (DigestWarning(line, _OTHER_FIRST_LINE.format(described, head, expected)),)

@@ -26,7 +26,13 @@ from .model import KIND_HUGGINGFACE, ParsedPaper
 from .naming import short_title
 from .text import has_cjk, is_cjk, join_lines, list_number
 
-HEADER = re.compile(r"HuggingFace Papers(?:\s+(\S+))?")
+# The list's header, its date in group 1; dressed as a heading or in bold, `Daily` in its
+# name, any case, a colon or a dash before the date: the same header (a warning).
+HEADER = re.compile(
+    r"(?:#{1,6}\s*)?(?:\*\*)?HuggingFace\s+(?:Daily\s+)?Papers(?:\*\*)?"
+    r"(?:\s*[:：\-–—]?\s*(\S+(?:\s+\S+)?))??(?:\*\*)?",  # a date, maybe with its weekday
+    re.IGNORECASE,
+)
 _ENTRY = re.compile(
     rf"(?:#{{1,6}}\s*)?(?:\*\*)?{list_number(4)}\s*(?:\*\*)?\s*(?P<title>\S.*?)(?:\*\*)?"
 )

@@ -81,7 +81,7 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
             "it reads as GBK: save it as UTF-8",
         ),
         (b"2026-02-30\n\nx\n", "line 1: '2026-02-30' is not a valid date"),
-        (b"2026/9/9\n\nx\n", "line 1: '2026/9/9' is not a date in YYYY-MM-DD form"),
+        (b"2026/9\n\nx\n", "line 1: '2026/9' is not a date in YYYY-MM-DD form"),
     ],
     ids=["GBK", "no such date", "not YYYY-MM-DD"],
 )
@@ -188,6 +188,26 @@ def test_spaces_of_any_kind_before_the_date_line_are_read_past(space: str) -> No
 
     assert isinstance(spaced, ParsedFile)
     assert spaced == parse_file(text.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("first", "seed"),
+    [
+        ("# 2026-09-09", DEEP_READS),
+        ("**2026-09-09**", DEEP_READS),
+        ("2026年9月9日", DEEP_READS),
+        ("## HuggingFace Daily Papers 2026-10-04", "002_0d972703bbe36bb2.txt"),
+    ],
+)
+def test_a_first_line_dressed_otherwise_is_read_not_skipped(first: str, seed: str) -> None:
+    text = (SEEDS / seed).read_text(encoding="utf-8")
+
+    parsed = parse_file(f"{first}\n{text.split(chr(10), 1)[1]}".encode())
+    original = parse_file(text.encode())
+
+    assert isinstance(parsed, ParsedFile) and isinstance(original, ParsedFile)
+    assert parsed.papers == original.papers
+    assert parsed.warnings[0].startswith("line 1: the first line should be")
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])

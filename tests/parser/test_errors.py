@@ -68,7 +68,17 @@ CASES = [
     ),
     ("unknown first line", b"hello\n\nworld\n", f"line 1: {UNKNOWN}"),
     ("unknown first line after blanks", b"\n\n  hello\n", f"line 3: {UNKNOWN}"),
-    ("date with slashes", b"2026/01/01\n", "line 1: '2026/01/01' is not a date in YYYY-MM-DD form"),
+    ("date without its day", b"2026/01\n", "line 1: '2026/01' is not a date in YYYY-MM-DD form"),
+    (
+        "date and more",
+        b"2026-01-01 12:00\n",
+        "line 1: '2026-01-01 12:00' is not a date in YYYY-MM-DD form",
+    ),
+    (
+        "impossible date written otherwise",
+        b"2026/02/30\n",
+        "line 1: '2026/02/30' is not a valid date",
+    ),
     ("impossible date", b"2026-13-45\n", "line 1: '2026-13-45' is not a valid date"),
     ("29 February of a common year", b"2026-02-29\n", "line 1: '2026-02-29' is not a valid date"),
     (
@@ -77,9 +87,9 @@ CASES = [
         "line 1: HuggingFace header has no date: expected 'HuggingFace Papers YYYY-MM-DD'",
     ),
     (
-        "HuggingFace header with a short date",
-        b"HuggingFace Papers 2026-1-4\n",
-        "line 1: '2026-1-4' is not a date in YYYY-MM-DD form",
+        "HuggingFace header with a date without its day",
+        b"HuggingFace Papers 2026-10\n",
+        "line 1: '2026-10' is not a date in YYYY-MM-DD form",
     ),
     (
         "HuggingFace header with an impossible date",

@@ -1,6 +1,7 @@
 """Whole files a pipeline mangled or doubled: UTF-8 that a tool read as Windows-1252 (or
-Latin-1) and saved again is read as the UTF-8 it was, and a paper written twice in one
-file is read once; each with a warning."""
+Latin-1) and saved again is read as the UTF-8 it was, a paper written twice in one file is
+read once, and a first line that writes the date or the header otherwise is read; each
+with a warning."""
 
 import codecs
 from pathlib import Path
@@ -71,3 +72,44 @@ def test_a_file_written_twice_over_is_read_once(seed: Path) -> None:
     assert all(
         int(w.message.split("first at line ")[1].split(")")[0]) in first_lines for w in again
     )
+
+
+DATE_LINES = [
+    "{y}/{m:02}/{d:02}", "{y}.{m}.{d}", "{y}-{m}-{d}", "{y} / {m} / {d}", "{y}年{m}月{d}日",
+    "{y}-{m:02}-{d:02} (Mon)", "{y}-{m:02}-{d:02}，星期一", "# {y}-{m:02}-{d:02}",
+    "**{y}-{m:02}-{d:02}**",
+]  # fmt: skip
+HEADERS = [
+    "HuggingFace Papers {y}/{m:02}/{d:02}", "HuggingFace Papers {y}年{m}月{d}日",
+    "HuggingFace Daily Papers {y}-{m:02}-{d:02}", "# HuggingFace Papers {y}-{m:02}-{d:02}",
+    "**HuggingFace Papers** {y}-{m:02}-{d:02}", "Huggingface papers: {y}-{m:02}-{d:02}",
+    "HuggingFace Papers — {y}-{m:02}-{d:02} (Mon)",
+]  # fmt: skip
+FIRST_LINES = [
+    (seed, written)
+    for seed in seed_files()
+    for written in (HEADERS if seed.read_text().startswith("HuggingFace") else DATE_LINES)
+]
+
+
+@pytest.mark.parametrize(("seed", "written"), FIRST_LINES)
+def test_a_first_line_written_otherwise_is_read_with_a_warning(seed: Path, written: str) -> None:
+    text = seed.read_text(encoding="utf-8")
+    original = parse_digest(text)
+    day = original.digest_date
+    first = written.format(y=day.year, m=day.month, d=day.day)
+    huggingface = first.lower().startswith(("huggingface", "# huggingface", "**huggingface"))
+    expected = f"'HuggingFace Papers {day}'" if huggingface else "the date as YYYY-MM-DD"
+    read_as = f"HuggingFace Papers {day}" if huggingface else f"{day}"
+
+    digest = parse_digest(f"{first}\n{text.split(chr(10), 1)[1]}")
+
+    assert (digest.format, digest.digest_date, digest.papers) == (
+        original.format,
+        day,
+        original.papers,
+    )
+    assert [str(w) for w in digest.warnings] == [
+        f"line 1: the first line should be {expected}, found '{first}'; read as {read_as}",
+        *map(str, original.warnings),
+    ]
