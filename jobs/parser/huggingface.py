@@ -65,6 +65,9 @@ _MARKDOWN_ESCAPE = re.compile(r"\\([*_#`~+])")
 _CLOSING = frozenset("、。，；：！？）」』】》,.;:!?)]")
 
 _ABSTRACT_EN, _ABSTRACT_ZH, _ANALYSIS_TEXT = 1, 2, 3
+# How the analysis opens: `Q: 这篇论文试图解决什么问题？` (or `Q1：`).
+_QUESTION = re.compile(r"(?:\*\*)?Q\s*1?\s*[:：]")
+_UNLABELLED = "the analysis has no 'LLM Analysis' line before it: read from its first question on"
 _UNTITLED = (
     "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
     "titled from its abstract: '{}'"
@@ -110,16 +113,18 @@ def parse_entries(
         if stripped[index]:
             closed = _META.fullmatch(stripped[index]) is not None
     boundaries.sort()
-    papers = tuple(
+    entries = [
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
         for position, (begin, title) in enumerate(starts.items(), start=1)
-    )
-    untitled = tuple(
+    ]
+    papers = tuple(paper for paper, _ in entries)
+    untitled = (
         DigestWarning(begin + 1, _UNTITLED.format(paper.title))
         for paper, (begin, title) in zip(papers, starts.items(), strict=True)
         if title is None
     )
-    return papers, untitled
+    unlabelled = (DigestWarning(line + 1, _UNLABELLED) for _, line in entries if line is not None)
+    return papers, tuple(sorted((*untitled, *unlabelled), key=lambda warning: warning.line))
 
 
 def _title_text(lines: list[str]) -> str:
@@ -157,10 +162,12 @@ def _next_non_blank(stripped: Sequence[str]) -> list[int | None]:
 
 def _entry(
     stripped: Sequence[str], begin: int, end: int, title: str | None, position: int
-) -> ParsedPaper:
+) -> tuple[ParsedPaper, int | None]:
+    """The entry's paper, and the index of the line where its analysis begins without its
+    label (None: with it, or no analysis)."""
     body = begin + (title is not None)  # after the title line
     meta_start, meta_end = _metadata_block(stripped, body, end)
-    sections = _sections(stripped[body:meta_start])
+    sections, unlabelled = _sections(stripped[body:meta_start])
     meta: dict[str, str] = {}
     for line in stripped[meta_start:meta_end]:
         if match := _META.fullmatch(line):
@@ -181,7 +188,7 @@ def _entry(
     # those keys map that row onto this one instead of leaving a duplicate.
     text_keys = (text_key(abstract_en or title), legacy_key(abstract_en or title))
     aliases = text_keys if arxiv_id is not None else text_keys[1:]
-    return ParsedPaper(
+    paper = ParsedPaper(
         kind=KIND_HUGGINGFACE,
         position=position,
         line=begin + 1,
@@ -202,6 +209,7 @@ def _entry(
         abstract_zh=join_lines(sections[_ABSTRACT_ZH]) or None,
         llm_analysis=clean_analysis(sections[_ANALYSIS_TEXT]),
     )
+    return paper, None if unlabelled is None else body + unlabelled
 
 
 def _metadata_block(stripped: Sequence[str], begin: int, end: int) -> tuple[int, int]:
@@ -221,13 +229,16 @@ def _metadata_block(stripped: Sequence[str], begin: int, end: int) -> tuple[int,
     return run_start, run_end
 
 
-def _sections(body: Sequence[str]) -> dict[int, list[str]]:
+def _sections(body: Sequence[str]) -> tuple[dict[int, list[str]], int | None]:
     """Split the lines between title and metadata at the section markers. Markers only
-    move forward, so a `摘要：` inside the analysis stays analysis text."""
+    move forward, so a `摘要：` inside the analysis stays analysis text. An analysis whose
+    label was lost begins at its first question, after the Chinese abstract: that line's
+    index comes second."""
     sections: dict[int, list[str]] = {_ABSTRACT_EN: [], _ABSTRACT_ZH: [], _ANALYSIS_TEXT: []}
     before: list[str] = []  # lines before any marker
     stage = 0
-    for line in body:
+    unlabelled = None
+    for index, line in enumerate(body):
         if stage < _ABSTRACT_EN and (match := _ABSTRACT.match(line)):
             stage = _ABSTRACT_EN
             sections[stage].append(match.group(1))
@@ -240,15 +251,21 @@ def _sections(body: Sequence[str]) -> dict[int, list[str]]:
         ):
             stage = _ABSTRACT_ZH
             sections[stage].append(match.group(1))
-        elif stage < _ANALYSIS_TEXT and _ANALYSIS.fullmatch(line):
+        elif (stage < _ANALYSIS_TEXT or unlabelled is not None) and _ANALYSIS.fullmatch(line):
+            if unlabelled is not None:  # the label comes after all: the question was abstract
+                sections[_ABSTRACT_ZH] += sections[_ANALYSIS_TEXT]
+                sections[_ANALYSIS_TEXT], unlabelled = [], None
             stage = _ANALYSIS_TEXT
+        elif stage == _ABSTRACT_ZH and _QUESTION.match(line) and any(sections[stage]):
+            stage, unlabelled = _ANALYSIS_TEXT, index
+            sections[stage].append(line)
         elif stage:
             sections[stage].append(line)
         else:
             before.append(line)
     if not any(sections[_ABSTRACT_EN]):  # its label lost: the text before the Chinese one
         sections[_ABSTRACT_EN] = before
-    return sections
+    return sections, unlabelled
 
 
 def clean_analysis(lines: Sequence[str]) -> str | None:

@@ -159,3 +159,32 @@ def test_two_lists_run_together_keep_every_entry_and_say_so() -> None:
     assert all(w.message.endswith("its papers are all dated 2026-10-04") for w in joined)
     assert parse_digest(LIST).warnings == ()  # its own repeated header is no other list
     assert parse_digest(LIST + "\nHuggingFace Papers\n").warnings == ()  # nor one without a date
+
+
+ANALYSES = [match.start() for match in re.finditer(r"^LLM Analysis\n", LIST, re.MULTILINE)]
+
+
+@pytest.mark.parametrize("entry", range(len(ANALYSES)), ids=lambda n: f"entry {n + 1}")
+def test_an_analysis_whose_label_was_lost_is_still_the_analysis(entry: int) -> None:
+    """Without its `LLM Analysis` line the analysis ran into the Chinese abstract: it starts
+    at its first question (`Q: …`), with a warning there."""
+    label = ANALYSES[entry]
+    lost = LIST[:label] + LIST[label + len("LLM Analysis") :]
+    original, digest = parse_digest(LIST), parse_digest(lost)
+
+    assert digest.papers == original.papers
+    question = lost.index("\nQ", label) + 1
+    assert [str(w) for w in digest.warnings] == [
+        f"line {lost.count(chr(10), 0, question) + 1}: the analysis has no 'LLM Analysis' line "
+        "before it: read from its first question on"
+    ]
+
+
+def test_a_chinese_abstract_that_asks_a_question_keeps_it() -> None:
+    """Only an analysis's opening question after the Chinese abstract starts the analysis;
+    with its label there, a `Q:` line stays where it is."""
+    text = LIST.replace("\n\nLLM Analysis\n", "\n\nQ: 这一行属于中文摘要。\n\nLLM Analysis\n", 1)
+    papers = parse_digest(text).papers
+
+    assert papers[0].abstract_zh and papers[0].abstract_zh.endswith("Q: 这一行属于中文摘要。")
+    assert papers[0].llm_analysis == parse_digest(LIST).papers[0].llm_analysis
