@@ -109,12 +109,13 @@ _FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
 # closed by a quotation mark or a bracket.
 _SENTENCE_ENDS = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
 
-# Markdown structure a pipeline may leave in (`## 评审`, `---`) at a line's start: this
-# format has no headings, and each would count as a paragraph, moving the ones around it.
-_MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}")
+# Markdown structure a pipeline may leave in (`## 评审`, `---`, a code fence around the
+# file) at a line's start: this format has no headings, and each would count as a
+# paragraph, moving the ones around it.
+_MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}|```[^`]*|~~~.*")
 # A markdown export may set each quote in a blockquote (`> The results…`, nested `> >`);
 # `>50 个基准` and `>= 3` are text.
-_MARKUP_STARTS = frozenset(" #-*_>")
+_MARKUP_STARTS = frozenset(" #-*_>`~")
 _LABEL_HEADING = re.compile(rf"#{{1,6}}\s*(?:{_ALL_LABELS})\s*[：:]?\s*", re.IGNORECASE)  # kept
 _BLOCKQUOTE = re.compile(r"(?:>(?![0-9=]) ?)+")
 
@@ -205,7 +206,7 @@ def without_markup(lines: Sequence[str]) -> list[str]:
             rest = body[marker.end() :]
             line = " " * (indent + QUOTE_INDENT) + rest if rest else ""
         elif (
-            body[:1] in "#-*_"
+            body[:1] in "#-*_`~"
             and indent < QUOTE_INDENT
             and _MARKUP.fullmatch(body)
             and not _LABEL_HEADING.fullmatch(body)

@@ -11,7 +11,7 @@ from .deep_read import parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
-from .text import digest_lines, paragraphs, unmangled
+from .text import digest_lines, paragraphs, unescaped, unmangled
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
@@ -35,6 +35,10 @@ _MOJIBAKE = (
     "the file's text is UTF-8 that was read as Windows-1252 (or Latin-1) and saved again: "
     "read as the UTF-8 it was"
 )
+_ENTITIES = (
+    "the file's text holds HTML entities (`&quot;`, `&amp;`) from here on: read as the "
+    "characters they stand for"
+)
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
     "or 'HuggingFace Papers YYYY-MM-DD'"
@@ -44,11 +48,14 @@ _UNKNOWN_FORMAT = (
 def parse_digest(text: str) -> ParsedDigest:
     """Parse a digest's text into papers; raises DigestParseError on what it cannot read."""
     mended = unmangled(text)
-    digest = _parse(text if mended is None else mended)
+    text, entity_line = unescaped(text if mended is None else mended)
+    digest = _parse(text)
     kept, repeated = _once(digest.papers)
     notes = [*digest.warnings, *repeated]
     if mended is not None:
         notes.append(DigestWarning(1, _MOJIBAKE))
+    if entity_line is not None:
+        notes.append(DigestWarning(entity_line, _ENTITIES))
     return replace(digest, papers=kept, warnings=tuple(sorted(notes, key=attrgetter("line"))))
 
 

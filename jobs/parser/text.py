@@ -5,6 +5,7 @@ Real exports come with a BOM, CRLF line ends, trailing spaces and stray blank li
 """
 
 import codecs
+import html
 import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -91,6 +92,25 @@ def unmangled(text: str) -> str | None:
     except UnicodeError:
         return None
     return mended if has_cjk(mended) else None
+
+
+def unescaped(text: str) -> tuple[str, int | None]:
+    """The text with the HTML entities an exporter wrote (`&quot;`, `&amp;`, `&#39;`) as
+    the characters they stand for, and the line of the first (None: there was none). Only
+    whole entities with their `;` are read; one standing for a line break becomes a space,
+    so that every line keeps its number."""
+    first = _ENTITY.search(text)
+    if first is None:
+        return text, None
+    return _ENTITY.sub(_character, text), text.count("\n", 0, first.start()) + 1
+
+
+def _character(entity: re.Match[str]) -> str:
+    character = html.unescape(entity[0])
+    return " " if character in ("\n", "\r") else character
+
+
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 
 
 def _c1_as_bytes(error: UnicodeError) -> tuple[bytes, int]:

@@ -31,7 +31,17 @@ _CHINESE_PROSE = re.compile(r"[\u4e00-\u9fff]")
 _NUMBERED = re.compile(r"[0-9]{1,3}[.．]\s")
 
 # Markdown a pipeline may leave between paragraphs.
-HEADINGS = ["## 评审", "# AV-GRPO", "---", "### 局限性与后续方向", "***", "#"]
+HEADINGS = [
+    "## 评审",
+    "# AV-GRPO",
+    "---",
+    "### 局限性与后续方向",
+    "***",
+    "#",
+    "```",
+    "```text",
+    "~~~",
+]
 # How a markdown export may set a quote apart instead of indenting it.
 BLOCKQUOTES = ["> ", "> > ", ">\t", "  > "]
 _QUOTE_LINE = re.compile(r" {3,}[^\s\u4e00-\u9fff]")  # an indented English line

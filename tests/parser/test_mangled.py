@@ -1,9 +1,10 @@
 """Whole files a pipeline mangled or doubled: UTF-8 that a tool read as Windows-1252 (or
-Latin-1) and saved again is read as the UTF-8 it was, a paper written twice in one file is
-read once, and a first line that writes the date or the header otherwise is read; each
-with a warning."""
+Latin-1) and saved again is read as the UTF-8 it was, HTML entities an exporter wrote as
+their characters, a paper written twice in one file is read once, and a first line that
+writes the date or the header otherwise is read; each with a warning."""
 
 import codecs
+import html
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,33 @@ def test_a_first_line_written_otherwise_is_read_with_a_warning(seed: Path, writt
         f"line 1: the first line should be {expected}, found '{first}'; read as {read_as}",
         *map(str, original.warnings),
     ]
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+def test_html_entities_an_exporter_wrote_are_read_as_their_characters(seed: Path) -> None:
+    text = seed.read_text(encoding="utf-8")
+    # Named and numeric entities, a line break among them: every line keeps its number.
+    escaped = html.escape(text).replace("，", "&#xff0c;", 3).replace("：", "&#65306;", 3)
+    escaped = escaped.replace("\n\n", "&#10;\n\n", 1)
+    original, digest = parse_digest(text), parse_digest(escaped)
+
+    assert digest.papers == original.papers
+    line = escaped.count("\n", 0, escaped.index("&")) + 1
+    assert [str(w) for w in digest.warnings] == sorted(
+        [
+            f"line {line}: the file's text holds HTML entities (`&quot;`, `&amp;`) from here "
+            "on: read as the characters they stand for",
+            *map(str, original.warnings),
+        ],
+        key=lambda warning: int(warning.split(":")[0].split()[1]),
+    )
+
+
+def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
+    text = next(s.read_text(encoding="utf-8") for s in seed_files())
+    written = text.replace("本文", "R&D 与 AT&T；本文", 1)
+
+    digest = parse_digest(written)
+
+    assert "R&D 与 AT&T；本文" in (digest.papers[0].positioning or "")
+    assert digest.warnings == parse_digest(text).warnings
