@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jobs.parser.text import byte_order, without_debris
+from jobs.parser.digest import opening_line
+from jobs.parser.text import byte_order, digest_lines
 
 _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
@@ -92,7 +93,10 @@ def not_a_digest(data: bytes) -> Skipped | None:
     if b"\x00" in head or len(_CONTROL.findall(head)) > len(head) * _BINARY_CONTROL_SHARE:
         return Skipped(BINARY)
     # Read as the parser reads it: spaces of any kind (an ideographic one, a no-break one)
-    # and invisible debris (a zero-width space) may come before the first line's text.
-    if not _STARTS_LIKE_A_DIGEST.match(without_debris(head.decode("utf-8", "ignore")).lstrip()):
+    # and invisible debris (a zero-width space) may come before the first line's text, and
+    # markdown (a title as a heading) before the first line.
+    lines = digest_lines(head.decode("utf-8", "ignore"))
+    opening = opening_line(lines)
+    if opening is None or not _STARTS_LIKE_A_DIGEST.match(lines[opening].strip()):
         return Skipped(UNKNOWN_START)
     return None

@@ -187,6 +187,11 @@ class _DeepRead:
     left_out: bool = False  # nothing of it is sound: it only takes its tail along
 
 
+def is_markup(body: str) -> bool:
+    """Whether a line (stripped) is markdown structure: a heading, a rule, a code fence."""
+    return _MARKUP.fullmatch(body) is not None
+
+
 def without_markup(lines: Sequence[str]) -> list[str]:
     """The lines, headings and rules (`_MARKUP`) read as blank, and a blockquote's `>`
     markers as a quote's indentation, where they start a line indented less than a quote
@@ -606,6 +611,8 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     body, previous = line.strip(), before.strip()
     if body.startswith(_NOTE_PREFIX) or previous == NOTE:
         return True
+    if _is_bare_label(previous):
+        return False  # a review label on a line of its own (`**Novelty**`): its text
     if (
         len(previous) <= _BARE_NUMBER_LENGTH
         and _BARE_NUMBER.fullmatch(previous)
@@ -863,6 +870,12 @@ def _awaits_its_text(review: str) -> bool:
     end = review[-_LONGEST_LABEL:]  # a dressed label is shorter than this
     labels = list(_ANY_CASE_LABEL.finditer(end))
     return bool(labels) and not end[labels[-1].end() :].strip(" *")
+
+
+def _is_bare_label(line: str) -> bool:
+    """Whether a line is a review label alone (`**Novelty**`, `### Soundness`), its text on
+    the next line; asked of every line, most are too long to be one."""
+    return len(line) <= _LONGEST_LABEL and _awaits_its_text(line)
 
 
 def _canonical(label: str) -> str:

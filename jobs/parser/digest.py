@@ -3,11 +3,12 @@ What either format's file may suffer whole (mojibake, a paper written twice) is 
 with here."""
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 from operator import attrgetter
 
-from .deep_read import parse_deep_reads, without_markup
+from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
@@ -24,6 +25,7 @@ _OTHER_DATE = re.compile(
 )
 _DATE_STARTS = frozenset("0123456789#*")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
+_BEFORE_FIRST_LINE = "markdown before the digest's date line (a title, a rule): left out"
 _OTHER_FIRST_LINE = "the first line should be {}, found '{}'; read as {}"
 _JOINED = (
     "another digest begins here ({}): this file holds more than one digest, and its papers "
@@ -59,12 +61,28 @@ def parse_digest(text: str) -> ParsedDigest:
     return replace(digest, papers=kept, warnings=tuple(sorted(notes, key=attrgetter("line"))))
 
 
+def opening_line(lines: Sequence[str]) -> int | None:
+    """The index of a digest's first line (its date or header): the first with text, past
+    markdown a pipeline put before it (a title as a heading, a rule, a code fence)."""
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if text and not (is_markup(text) and not _is_date(text) and not HEADER.fullmatch(text)):
+            return index
+    return None
+
+
 def _parse(text: str) -> ParsedDigest:
     lines = digest_lines(text)
-    first = next((index for index, line in enumerate(lines) if line.strip()), None)
+    first = opening_line(lines)
     if first is None:
         raise DigestParseError("digest is empty")
     head, line_number = lines[first].strip(), first + 1
+    before = next((index for index in range(first) if lines[index].strip()), None)
+    if before is not None:
+        lines[:first] = [""] * first  # what came before the first line is no paper's
+        opening: tuple[DigestWarning, ...] = (DigestWarning(before + 1, _BEFORE_FIRST_LINE),)
+    else:
+        opening = ()
 
     if _is_date(head):
         digest_date = _parse_date(head, line_number)
@@ -80,7 +98,7 @@ def _parse(text: str) -> ParsedDigest:
         )
         first_line = _first_line(head, f"{digest_date}", "the date as YYYY-MM-DD", line_number)
         return ParsedDigest(
-            FORMAT_DEEP_READ, digest_date, papers, (*first_line, *warnings, *joined)
+            FORMAT_DEEP_READ, digest_date, papers, (*opening, *first_line, *warnings, *joined)
         )
 
     header = HEADER.fullmatch(head)
@@ -106,9 +124,8 @@ def _parse(text: str) -> ParsedDigest:
             and other.group(1) is not None
             and _date_or_none(other.group(1)) != digest_date
         )
-        return ParsedDigest(
-            FORMAT_HUGGINGFACE, digest_date, entries, (*first_line, *empty, *warnings, *joined)
-        )
+        notes = (*opening, *first_line, *empty, *warnings, *joined)
+        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, notes)
 
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date

@@ -45,11 +45,23 @@ HEADINGS = [
 # How a markdown export may set a quote apart instead of indenting it.
 BLOCKQUOTES = ["> ", "> > ", ">\t", "  > "]
 _QUOTE_LINE = re.compile(r" {3,}[^\s\u4e00-\u9fff]")  # an indented English line
+# How an exporter may dress the review's labels (`Novelty：`), on the review's line or on
+# a line of their own: each read as the label.
+LABEL_DRESSINGS = ["【{}】", "[{}] ", "{} - ", "{}——", "**{}**：", "\n**{}**\n", "\n### {}\n"]
+_REVIEW_LABEL = re.compile(r"\s*(Novelty|Soundness|Significance)：")
 
 EDITS = st.lists(
     st.tuples(
         st.sampled_from(
-            ["blank lines", "no blank line", "leading spaces", "split", "heading", "blockquote"]
+            [
+                "blank lines",
+                "no blank line",
+                "leading spaces",
+                "split",
+                "heading",
+                "blockquote",
+                "dressed labels",
+            ]
         ),
         st.integers(min_value=0),
         st.integers(min_value=1, max_value=6),
@@ -96,6 +108,9 @@ def edited(text: str, edits: list[tuple[str, int, int]]) -> str:
                 end += 1
             mark = BLOCKQUOTES[size % len(BLOCKQUOTES)]
             lines[index:end] = [mark + piece.strip() for piece in lines[index:end]]
+        elif operation == "dressed labels" and _REVIEW_LABEL.match(line):
+            dressing = LABEL_DRESSINGS[size % len(LABEL_DRESSINGS)].format(r"\1")
+            lines[index] = _REVIEW_LABEL.sub(dressing, line)
         elif operation == "leading spaces" and line.strip() and not line.startswith(" "):
             if line in HEADINGS or line.startswith(">"):  # three would make it a quote's line
                 size = min(size, 2)

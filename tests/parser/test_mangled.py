@@ -5,6 +5,7 @@ writes the date or the header otherwise is read; each with a warning."""
 
 import codecs
 import html
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,19 @@ def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
 
     assert "R&D 与 AT&T；本文" in (digest.papers[0].positioning or "")
     assert digest.warnings == parse_digest(text).warnings
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+@pytest.mark.parametrize("before", ["# 每日论文精读", "## Daily digest\n\n---", "```text", "***"])
+def test_markdown_before_the_first_line_is_left_out_with_a_warning(seed: Path, before: str) -> None:
+    text = seed.read_text(encoding="utf-8")
+    original, digest = parse_digest(text), parse_digest(f"{before}\n{text}")
+
+    assert (digest.format, digest.digest_date) == (original.format, original.digest_date)
+    assert [paper.key for paper in digest.papers] == [paper.key for paper in original.papers]
+    assert [p.claims for p in digest.papers] == [p.claims for p in original.papers]
+    shift = before.count("\n") + 1
+    assert [str(w) for w in digest.warnings] == [
+        "line 1: markdown before the digest's date line (a title, a rule): left out",
+        *(str(replace(w, line=w.line + shift)) for w in original.warnings),
+    ]
