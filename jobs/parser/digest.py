@@ -78,11 +78,7 @@ def _parse(text: str) -> ParsedDigest:
         raise DigestParseError("digest is empty")
     head, line_number = lines[first].strip(), first + 1
     before = next((index for index in range(first) if lines[index].strip()), None)
-    if before is not None:
-        lines[:first] = [""] * first  # what came before the first line is no paper's
-        opening: tuple[DigestWarning, ...] = (DigestWarning(before + 1, _BEFORE_FIRST_LINE),)
-    else:
-        opening = ()
+    opening = () if before is None else (DigestWarning(before + 1, _BEFORE_FIRST_LINE),)
 
     if _is_date(head):
         digest_date = _parse_date(head, line_number)
@@ -92,10 +88,7 @@ def _parse(text: str) -> ParsedDigest:
         for index in later:
             body[index] = ""
         papers, warnings = parse_deep_reads(paragraphs(body, first + 1))
-        joined = (
-            DigestWarning(index + 1, _JOINED.format(lines[index].strip(), digest_date))
-            for index in later
-        )
+        joined = _joined(lines, later, digest_date)
         first_line = _first_line(head, f"{digest_date}", "the date as YYYY-MM-DD", line_number)
         return ParsedDigest(
             FORMAT_DEEP_READ, digest_date, papers, (*opening, *first_line, *warnings, *joined)
@@ -117,13 +110,14 @@ def _parse(text: str) -> ParsedDigest:
         empty = (DigestWarning(line_number, _NO_ENTRY),) if unread else ()
         # The list repeats its header before its table of contents; another date is another
         # list run into this one.
-        joined = (
-            DigestWarning(index + 1, _JOINED.format(line.strip(), digest_date))
-            for index, line in enumerate(lines[first + 1 :], start=first + 1)
-            if (other := HEADER.fullmatch(line.strip()))
+        later = [
+            index
+            for index in range(first + 1, len(lines))
+            if (other := HEADER.fullmatch(lines[index].strip()))
             and other.group(1) is not None
             and _date_or_none(other.group(1)) != digest_date
-        )
+        ]
+        joined = _joined(lines, later, digest_date)
         notes = (*opening, *first_line, *empty, *warnings, *joined)
         return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, notes)
 
@@ -172,6 +166,11 @@ def _is_date(line: str) -> bool:
     if line[:1] not in _DATE_STARTS:  # most lines: at once
         return False
     return _DATE.fullmatch(line) is not None or _OTHER_DATE.fullmatch(line) is not None
+
+
+def _joined(lines: Sequence[str], later: Sequence[int], digest_date: date) -> list[DigestWarning]:
+    """A warning at each line where another digest begins."""
+    return [DigestWarning(i + 1, _JOINED.format(lines[i].strip(), digest_date)) for i in later]
 
 
 def _first_line(head: str, expected: str, described: str, line: int) -> tuple[DigestWarning, ...]:
