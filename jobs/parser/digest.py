@@ -25,7 +25,7 @@ _OTHER_DATE = re.compile(
 )
 _DATE_STARTS = frozenset("0123456789#*")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
-_BEFORE_FIRST_LINE = "markdown before the digest's date line (a title, a rule): left out"
+_BEFORE_FIRST_LINE = "markdown before the digest's first line (a title, a rule): left out"
 _OTHER_FIRST_LINE = "the first line should be {}, found '{}'; read as {}"
 _JOINED = (
     "another digest begins here ({}): this file holds more than one digest, and its papers "
@@ -84,7 +84,7 @@ def _parse(text: str) -> ParsedDigest:
         digest_date = _parse_date(head, line_number)
         body = without_markup(lines)
         # Digests run together (concatenated exports): each later date line is a boundary.
-        later = [index for index in range(first + 1, len(body)) if _is_date(body[index].strip())]
+        later = [index for index in range(first + 1, len(lines)) if _is_date(lines[index].strip())]
         for index in later:
             body[index] = ""
         papers, warnings = parse_deep_reads(paragraphs(body, first + 1))

@@ -181,9 +181,15 @@ def test_a_split_tail_at_the_end_of_the_file_is_the_last_paper_s() -> None:
 
 
 @pytest.mark.parametrize("gap", ["\n", "\n\n", "\n\n\n"], ids=["no blank line", "one", "two"])
-def test_two_digests_run_together_hold_both_files_papers_with_a_warning(gap: str) -> None:
-    """A concatenated export: the second file's date line is a boundary, not a paragraph."""
+@pytest.mark.parametrize("dressing", ["{}", "# {}", "{}（周三）"])
+def test_two_digests_run_together_hold_both_files_papers_with_a_warning(
+    gap: str, dressing: str
+) -> None:
+    """A concatenated export: the second file's date line (however written) is a boundary,
+    not a paragraph."""
     first, second = DEEP_READ_SEEDS
+    head, rest = second.split("\n", 1)
+    second = dressing.format(head) + "\n" + rest
     joined = parse_digest(first.rstrip("\n") + gap + second)
     line = first.rstrip("\n").count("\n") + gap.count("\n") + 1
 

@@ -158,6 +158,6 @@ def test_markdown_before_the_first_line_is_left_out_with_a_warning(seed: Path, b
     assert [p.claims for p in digest.papers] == [p.claims for p in original.papers]
     shift = before.count("\n") + 1
     assert [str(w) for w in digest.warnings] == [
-        "line 1: markdown before the digest's date line (a title, a rule): left out",
+        "line 1: markdown before the digest's first line (a title, a rule): left out",
         *(str(replace(w, line=w.line + shift)) for w in original.warnings),
     ]
