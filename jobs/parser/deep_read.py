@@ -116,7 +116,7 @@ _MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}|```[^`]*|~~~.*")
 # A markdown export may set each quote in a blockquote (`> The results…`, nested `> >`);
 # `>50 个基准` and `>= 3` are text.
 _MARKUP_STARTS = frozenset(" #-*_>`~")
-_LABEL_HEADING = re.compile(rf"#{{1,6}}\s*(?:{_ALL_LABELS})\s*[：:]?\s*", re.IGNORECASE)  # kept
+_LABEL_HEADING = re.compile(rf"#{{1,6}}\s*(?:{_ALL_LABELS})(?:\s*[：:])?", re.IGNORECASE)  # kept
 _BLOCKQUOTE = re.compile(r"(?:>(?![0-9=]) ?)+")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"

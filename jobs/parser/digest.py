@@ -18,9 +18,9 @@ _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
 # `2026年9月28日`, a weekday after it, dressed as a markdown heading or in bold.
 _OTHER_DATE = re.compile(
-    r"(?:#{1,6}\s*)?(?:\*\*)?([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})\s*日?"
-    r"(?:\s*[,，]?\s*[(（]?(?:星期|周)[一二三四五六日天][)）]?"
-    r"|\s*[,，]?\s*[(（]?(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?[)）]?)?(?:\*\*)?",
+    r"(?:#{1,6}\s*)?(?:\*\*)?([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})"
+    r"(?:\s*日)?(?:[\s,，]*[(（]?(?:(?:星期|周)[一二三四五六日天]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+    r"[a-z]*\.?)[)）]?)?(?:\*\*)?",
     re.IGNORECASE,
 )
 _DATE_STARTS = frozenset("0123456789#*")

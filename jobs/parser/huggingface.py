@@ -30,7 +30,7 @@ from .text import has_cjk, is_cjk, join_lines, list_number
 # name, any case, a colon or a dash before the date: the same header (a warning).
 HEADER = re.compile(
     r"(?:#{1,6}\s*)?(?:\*\*)?HuggingFace\s+(?:Daily\s+)?Papers(?:\*\*)?"
-    r"(?:\s*[:：\-–—]?\s*(\S+(?:\s+\S+)?))??(?:\*\*)?",  # a date, maybe with its weekday
+    r"(?:(?:\s*[:：\-–—]\s*|\s+)(\S+(?:\s+\S+)?))??(?:\*\*)?",  # a date, maybe a weekday
     re.IGNORECASE,
 )
 _ENTRY = re.compile(
@@ -66,7 +66,7 @@ _CLOSING = frozenset("、。，；：！？）」』】》,.;:!?)]")
 
 _ABSTRACT_EN, _ABSTRACT_ZH, _ANALYSIS_TEXT = 1, 2, 3
 # How the analysis opens: `Q: 这篇论文试图解决什么问题？` (or `Q1：`).
-_QUESTION = re.compile(r"(?:\*\*)?Q\s*1?\s*[:：]")
+_QUESTION = re.compile(r"(?:\*\*)?Q\s*(?:1\s*)?[:：]")
 _UNLABELLED = "the analysis has no 'LLM Analysis' line before it: read from its first question on"
 _UNTITLED = (
     "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "

@@ -1,0 +1,46 @@
+"""A line with a long run of spaces between the parts a pattern looks for (a first line, a
+review label, an analysis's question) is read in linear time: each pattern gives up on it
+at once instead of trying every split of the run (which took minutes, and held up every
+ingest behind the file)."""
+
+import time
+
+import pytest
+
+from jobs.parser import DigestParseError, parse_digest
+from tests.parser.summary import seed_files
+
+RUN = " " * 100_000
+DEEP_READ, HUGGINGFACE = (
+    next(s.read_text(encoding="utf-8") for s in seed_files() if s.name.startswith(prefix))
+    for prefix in ("004", "002")
+)
+# A whole parse of a seed takes milliseconds; a pattern that tried every split took minutes.
+DEADLINE = 5.0
+
+
+def _with_line(text: str, line: str, after: str) -> str:
+    at = text.index(after) + len(after)
+    return f"{text[:at]}\n\n{line}\n\n{text[at:]}"
+
+
+CASES = {
+    "a header with its date far away": f"HuggingFace Papers{RUN}x y z\n\n1. T\n",
+    "a date line with text far after it": f"2026-09-09{RUN}x\n\n本文提出 X。\n",
+    "a question with its colon far away": _with_line(HUGGINGFACE, f"Q{RUN}1", "摘要："),
+    "a label heading with text far after it": _with_line(
+        DEEP_READ, f"#{RUN}Novelty{RUN}x", "从审稿角度看"
+    ),
+}
+
+
+@pytest.mark.parametrize("text", CASES.values(), ids=CASES.keys())
+def test_a_long_run_of_spaces_is_read_in_linear_time(text: str) -> None:
+    started = time.perf_counter()
+    try:
+        digest = parse_digest(text)
+    except DigestParseError as error:
+        assert str(error).startswith("line ")
+    else:
+        assert digest.papers
+    assert time.perf_counter() - started < DEADLINE
