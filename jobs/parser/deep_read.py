@@ -492,13 +492,20 @@ def _splits_claim(claim: _Item, body: str, following: Paragraph | None) -> bool:
 def _number_with_its_text(paragraph: Paragraph) -> Paragraph:
     """A claim's number on a line of its own, its text on the next: one line, `N. <text>`."""
     lines = paragraph.lines
-    if (
-        len(lines) > 1
-        and _BARE_NUMBER.fullmatch(lines[0].strip())
-        and indent_of(lines[1]) < QUOTE_INDENT
-    ):
+    if len(lines) > 1 and _number_then_text(lines[0], lines[1]):
         return Paragraph(paragraph.line, (f"{lines[0].strip()} {lines[1].strip()}", *lines[2:]))
     return paragraph
+
+
+def _number_then_text(line: str, following: str) -> bool:
+    """Whether `line` is a claim's number alone and `following` (not indented: no quote)
+    its text."""
+    number = line.strip()
+    return (
+        len(number) <= _BARE_NUMBER_LENGTH
+        and _BARE_NUMBER.fullmatch(number) is not None
+        and indent_of(following) < QUOTE_INDENT
+    )
 
 
 def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
@@ -613,11 +620,7 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
         return True
     if _is_bare_label(previous):
         return False  # a review label on a line of its own (`**Novelty**`): its text
-    if (
-        len(previous) <= _BARE_NUMBER_LENGTH
-        and _BARE_NUMBER.fullmatch(previous)
-        and indent_of(line) < QUOTE_INDENT
-    ):
+    if _number_then_text(previous, line):
         return False  # a claim's text after its number's line
     claim = _NUMBERED.fullmatch(body) is not None and has_cjk(body)
     chinese = claim or _is_chinese(body)

@@ -145,7 +145,7 @@ def _once(
 
 
 def _parse_date(value: str, line_number: int) -> date:
-    match = _DATE.fullmatch(value) or _OTHER_DATE.fullmatch(value)
+    match = _date_match(value)
     if match is None:
         raise DigestParseError(f"'{value}' is not a date in YYYY-MM-DD form", line_number)
     try:
@@ -161,11 +161,14 @@ def _date_or_none(value: str) -> date | None:
         return None
 
 
+def _date_match(value: str) -> re.Match[str] | None:
+    """A date as the format writes it, or as other tools do."""
+    return _DATE.fullmatch(value) or _OTHER_DATE.fullmatch(value)
+
+
 def _is_date(line: str) -> bool:
     """Whether a line is a date line, in any form the first line may take."""
-    if line[:1] not in _DATE_STARTS:  # most lines: at once
-        return False
-    return _DATE.fullmatch(line) is not None or _OTHER_DATE.fullmatch(line) is not None
+    return line[:1] in _DATE_STARTS and _date_match(line) is not None  # most fail at once
 
 
 def _joined(lines: Sequence[str], later: Sequence[int], digest_date: date) -> list[DigestWarning]:

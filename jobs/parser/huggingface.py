@@ -124,7 +124,7 @@ def parse_entries(
         if title is None
     )
     unlabelled = (DigestWarning(line + 1, _UNLABELLED) for _, line in entries if line is not None)
-    return papers, tuple(sorted((*untitled, *unlabelled), key=lambda warning: warning.line))
+    return papers, (*untitled, *unlabelled)  # parse_digest puts every warning in line order
 
 
 def _title_text(lines: list[str]) -> str:
