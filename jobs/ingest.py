@@ -293,12 +293,12 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
     """Decode and parse a file's bytes and build its papers, search text included: all the
     CPU work of ingest, done off the event loop. A string is the file's parse error."""
     not_a_digest = selection.not_a_digest(data)
-    if not_a_digest is not None:
+    if not_a_digest is not None and not_a_digest.reason != selection.UNKNOWN_START:
         return not_a_digest
-    try:
+    try:  # a file that starts otherwise is a digest if the parser reads papers from it
         digest = parse_digest(decode_digest(data))
     except DigestParseError as error:
-        return str(error)
+        return not_a_digest or str(error)
     return ParsedFile(
         digest.format,
         digest.digest_date,

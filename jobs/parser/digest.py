@@ -25,7 +25,23 @@ _OTHER_DATE = re.compile(
 )
 _DATE_STARTS = frozenset("0123456789#*")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
-_BEFORE_FIRST_LINE = "markdown before the digest's first line (a title, a rule): left out"
+# A first line this short that holds a date among other words is a title with the date in
+# it (`论文精读 2026-09-28`, `Deep reads, September 28, 2026`); and a line this short that
+# the date line follows is the file's title.
+_TITLE_LENGTH = 80
+_DATE_IN = re.compile(
+    r"(?<![0-9])([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})(?![0-9])"
+)
+_MONTH = (
+    r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_ORDINAL = r"([0-9]{1,2})(?:st|nd|rd|th)?"
+_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\s+{_ORDINAL},?\s+([0-9]{{4}})\b", re.IGNORECASE)
+_DAY_MONTH_YEAR = re.compile(rf"\b{_ORDINAL}\s+{_MONTH},?\s+([0-9]{{4}})\b", re.IGNORECASE)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_NAMES_HUGGINGFACE = re.compile(r"hugging\s*face|daily\s+papers|\bhf\b", re.IGNORECASE)
+_BEFORE_FIRST_LINE = "text before the digest's first line (a title, a heading, a rule): left out"
 _OTHER_FIRST_LINE = "the first line should be {}, found '{}'; read as {}"
 _JOINED = (
     "another digest begins here ({}): this file holds more than one digest, and its papers "
@@ -63,12 +79,24 @@ def parse_digest(text: str) -> ParsedDigest:
 
 def opening_line(lines: Sequence[str]) -> int | None:
     """The index of a digest's first line (its date or header): the first with text, past
-    markdown a pipeline put before it (a title as a heading, a rule, a code fence)."""
+    markdown a pipeline put before it (a title as a heading, a rule, a code fence) and a
+    short line of text that the date line or header follows (a title). A title with the
+    date in it is the first line."""
+    title = None  # a short line of text, which the next one may prove a title
     for index, line in enumerate(lines):
         text = line.strip()
-        if text and not (is_markup(text) and not _is_date(text) and not HEADER.fullmatch(text)):
-            return index
-    return None
+        opens = bool(text) and (_opens_a_digest(text) or _titled_date(text) is not None)
+        if not text or (is_markup(text) and not opens):
+            continue
+        if title is None and not opens and len(text) <= _TITLE_LENGTH:
+            title = index
+            continue
+        return index if opens else title if title is not None else index
+    return title
+
+
+def _opens_a_digest(line: str) -> bool:
+    return _is_date(line) or HEADER.fullmatch(line) is not None
 
 
 def _parse(text: str) -> ParsedDigest:
@@ -82,17 +110,8 @@ def _parse(text: str) -> ParsedDigest:
 
     if _is_date(head):
         digest_date = _parse_date(head, line_number)
-        body = without_markup(lines)
-        # Digests run together (concatenated exports): each later date line is a boundary.
-        later = [index for index in range(first + 1, len(lines)) if _is_date(lines[index].strip())]
-        for index in later:
-            body[index] = ""
-        papers, warnings = parse_deep_reads(paragraphs(body, first + 1))
-        joined = _joined(lines, later, digest_date)
         first_line = _first_line(head, f"{digest_date}", "the date as YYYY-MM-DD", line_number)
-        return ParsedDigest(
-            FORMAT_DEEP_READ, digest_date, papers, (*opening, *first_line, *warnings, *joined)
-        )
+        return _deep_reads(lines, first, digest_date, (*opening, *first_line))
 
     header = HEADER.fullmatch(head)
     if header:
@@ -104,26 +123,78 @@ def _parse(text: str) -> ParsedDigest:
         digest_date = _parse_date(header.group(1), line_number)
         expected = f"HuggingFace Papers {digest_date}"
         first_line = _first_line(head, expected, f"'{expected}'", line_number)
-        entries, warnings = parse_entries(lines, first + 1)
-        # Text none of whose entries could be read would otherwise load as an empty day.
-        unread = not entries and any(line.strip() for line in lines[first + 1 :])
-        empty = (DigestWarning(line_number, _NO_ENTRY),) if unread else ()
-        # The list repeats its header before its table of contents; another date is another
-        # list run into this one.
-        later = [
-            index
-            for index in range(first + 1, len(lines))
-            if (other := HEADER.fullmatch(lines[index].strip()))
-            and other.group(1) is not None
-            and _date_or_none(other.group(1)) != digest_date
-        ]
-        joined = _joined(lines, later, digest_date)
-        notes = (*opening, *first_line, *empty, *warnings, *joined)
-        return ParsedDigest(FORMAT_HUGGINGFACE, digest_date, entries, notes)
+        return _huggingface(lines, first, digest_date, (*opening, *first_line))
+
+    titled = _titled_date(head)
+    if titled is not None:
+        # Which format a title names; a title over no paper heads no digest (notes).
+        huggingface = _NAMES_HUGGINGFACE.search(head) is not None
+        expected = f"HuggingFace Papers {titled}" if huggingface else f"{titled}"
+        described = f"'{expected}'" if huggingface else "the date as YYYY-MM-DD"
+        first_line = _first_line(head, expected, described, line_number)
+        read = _huggingface if huggingface else _deep_reads
+        digest = read(lines, first, titled, (*opening, *first_line))
+        if digest.papers:
+            return digest
 
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date
     raise DigestParseError(_UNKNOWN_FORMAT, line_number)
+
+
+def _deep_reads(
+    lines: Sequence[str], first: int, digest_date: date, head: tuple[DigestWarning, ...]
+) -> ParsedDigest:
+    """The deep reads after the first line (`first`), `head` the warnings about it."""
+    body = without_markup(lines)
+    # Digests run together (concatenated exports): each later date line is a boundary.
+    later = [index for index in range(first + 1, len(lines)) if _is_date(lines[index].strip())]
+    for index in later:
+        body[index] = ""
+    papers, warnings = parse_deep_reads(paragraphs(body, first + 1))
+    joined = _joined(lines, later, digest_date)
+    return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, (*head, *warnings, *joined))
+
+
+def _huggingface(
+    lines: Sequence[str], first: int, digest_date: date, head: tuple[DigestWarning, ...]
+) -> ParsedDigest:
+    """The HuggingFace entries after the header (`first`), `head` the warnings about it."""
+    entries, warnings = parse_entries(lines, first + 1)
+    # Text none of whose entries could be read would otherwise load as an empty day.
+    unread = not entries and any(line.strip() for line in lines[first + 1 :])
+    empty = (DigestWarning(first + 1, _NO_ENTRY),) if unread else ()
+    # The list repeats its header before its table of contents; another date is another
+    # list run into this one.
+    later = [
+        index
+        for index in range(first + 1, len(lines))
+        if (other := HEADER.fullmatch(lines[index].strip()))
+        and other.group(1) is not None
+        and _date_or_none(other.group(1)) != digest_date
+    ]
+    joined = _joined(lines, later, digest_date)
+    return ParsedDigest(
+        FORMAT_HUGGINGFACE, digest_date, entries, (*head, *empty, *warnings, *joined)
+    )
+
+
+def _titled_date(line: str) -> date | None:
+    """The one date a short first line holds among other words, or None: none, two (a
+    range: which one?), or no valid date."""
+    if len(line) > _TITLE_LENGTH:
+        return None
+    found = [(y, m, d) for y, m, d in _DATE_IN.findall(line)]
+    found += [(y, month, d) for month, d, y in _MONTH_DAY_YEAR.findall(line)]
+    found += [(y, month, d) for d, month, y in _DAY_MONTH_YEAR.findall(line)]
+    if len(found) != 1:
+        return None
+    year, month, day = found[0]
+    number = int(month) if month.isdigit() else _MONTHS.index(month[:3].lower()) + 1
+    try:
+        return date(int(year), number, int(day))
+    except ValueError:
+        return None
 
 
 def _once(

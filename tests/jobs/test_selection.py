@@ -43,6 +43,7 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     write(seeds / "README", "2026-09-09 is when this folder started.\n")
     write(seeds / "export.json", '{"papers": []}\n')
     write(seeds / "notes.txt", "Notes of the reading group.\n")
+    write(seeds / "dated.txt", "Reading group, 2026-09-28\n\nWe read three papers.\n")
     write(seeds / "empty.txt", "")
     (seeds / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
     # A link out of the folder is never read, even to a sound digest; one inside is.
@@ -61,6 +62,7 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
         ("README", selection.NOT_A_DIGEST_NAME),
         ("export.json", selection.NOT_A_DIGEST_NAME),
         ("notes.txt", selection.UNKNOWN_START),
+        ("dated.txt", selection.UNKNOWN_START),  # a dated title over no digest
         ("empty.txt", selection.EMPTY),
         ("logo.png", selection.BINARY),
         ("secrets.txt", selection.OUTSIDE_THE_FOLDER),
@@ -69,7 +71,24 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     assert await last_run_status(sessions) == "ok"  # what /reingest and the scan report
     assert await counts(sessions) == (36, 133)
     again = await ingest(sessions, [seeds])
-    assert again.errors == [] and len(again.skipped) == 8
+    assert again.errors == [] and len(again.skipped) == 9
+
+
+async def test_a_digest_whose_first_line_is_a_dated_title_is_read_not_skipped(
+    sessions: Sessions, seeds: Path
+) -> None:
+    path = seeds / DEEP_READS
+    date_line, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    write(path, f"论文精读 {date_line}\n{rest}")
+
+    report = await ingest(sessions, [seeds])
+
+    assert (report.errors, report.skipped) == ([], [])
+    assert await counts(sessions) == (36, 133)
+    assert {"path": str(path), "warning": (
+        f"line 1: the first line should be the date as YYYY-MM-DD, found '论文精读 {date_line}'; "
+        f"read as {date_line}"
+    )} in report.warnings  # fmt: skip
 
 
 @pytest.mark.parametrize(

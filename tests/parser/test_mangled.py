@@ -1,7 +1,8 @@
 """Whole files a pipeline mangled or doubled: UTF-8 that a tool read as Windows-1252 (or
 Latin-1) and saved again is read as the UTF-8 it was, HTML entities an exporter wrote as
 their characters, a paper written twice in one file is read once, and a first line that
-writes the date or the header otherwise is read; each with a warning."""
+writes the date or the header otherwise (in another form, in a title) is read, and a title
+before it left out; each with a warning."""
 
 import codecs
 import html
@@ -80,12 +81,17 @@ DATE_LINES = [
     "{y}/{m:02}/{d:02}", "{y}.{m}.{d}", "{y}-{m}-{d}", "{y} / {m} / {d}", "{y}年{m}月{d}日",
     "{y}-{m:02}-{d:02} (Mon)", "{y}-{m:02}-{d:02}，星期一", "# {y}-{m:02}-{d:02}",
     "**{y}-{m:02}-{d:02}**",
+    # A title with the date in it, the date in English.
+    "论文精读 {y}-{m:02}-{d:02}", "# 论文精读（{y}年{m}月{d}日）", "{y}-{m:02}-{d:02} 论文精读",
+    "Deep reads, {month} {d}, {y}", "{mon} {d}, {y}", "{d} {month} {y}", "Mon, {d} {mon} {y}",
 ]  # fmt: skip
 HEADERS = [
     "HuggingFace Papers {y}/{m:02}/{d:02}", "HuggingFace Papers {y}年{m}月{d}日",
     "HuggingFace Daily Papers {y}-{m:02}-{d:02}", "# HuggingFace Papers {y}-{m:02}-{d:02}",
     "**HuggingFace Papers** {y}-{m:02}-{d:02}", "Huggingface papers: {y}-{m:02}-{d:02}",
     "HuggingFace Papers — {y}-{m:02}-{d:02} (Mon)",
+    "Hugging Face Daily Papers — {month} {d}, {y}", "HF Papers {y}-{m:02}-{d:02}",
+    "Daily Papers ({d} {mon} {y})",
 ]  # fmt: skip
 FIRST_LINES = [
     (seed, written)
@@ -99,8 +105,9 @@ def test_a_first_line_written_otherwise_is_read_with_a_warning(seed: Path, writt
     text = seed.read_text(encoding="utf-8")
     original = parse_digest(text)
     day = original.digest_date
-    first = written.format(y=day.year, m=day.month, d=day.day)
-    huggingface = first.lower().startswith(("huggingface", "# huggingface", "**huggingface"))
+    names = {"month": f"{day:%B}", "mon": f"{day:%b}"}
+    first = written.format(y=day.year, m=day.month, d=day.day, **names)
+    huggingface = original.format == "huggingface"
     expected = f"'HuggingFace Papers {day}'" if huggingface else "the date as YYYY-MM-DD"
     read_as = f"HuggingFace Papers {day}" if huggingface else f"{day}"
 
@@ -148,8 +155,11 @@ def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
 
 
 @pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
-@pytest.mark.parametrize("before", ["# 每日论文精读", "## Daily digest\n\n---", "```text", "***"])
-def test_markdown_before_the_first_line_is_left_out_with_a_warning(seed: Path, before: str) -> None:
+@pytest.mark.parametrize(
+    "before",
+    ["# 每日论文精读", "## Daily digest\n\n---", "```text", "***", "每日论文精读", "Daily digest"],
+)
+def test_a_title_before_the_first_line_is_left_out_with_a_warning(seed: Path, before: str) -> None:
     text = seed.read_text(encoding="utf-8")
     original, digest = parse_digest(text), parse_digest(f"{before}\n{text}")
 
@@ -158,6 +168,6 @@ def test_markdown_before_the_first_line_is_left_out_with_a_warning(seed: Path, b
     assert [p.claims for p in digest.papers] == [p.claims for p in original.papers]
     shift = before.count("\n") + 1
     assert [str(w) for w in digest.warnings] == [
-        "line 1: markdown before the digest's first line (a title, a rule): left out",
+        "line 1: text before the digest's first line (a title, a heading, a rule): left out",
         *(str(replace(w, line=w.line + shift)) for w in original.warnings),
     ]
