@@ -49,11 +49,15 @@ PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
 _QUOTE_MAX_CJK_SHARE = 0.3
 
 # `N、` is a typo of `N.` that the claim survives (with a warning).
+_CIRCLED = "\u2460\u2473"  # ① to ⑳
 _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
-# Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`. Reviewers
-# number their limitations and follow-ups like this too, so such a paragraph is a claim
-# (with a warning) only when its English quote follows; otherwise it stays plain text.
-_LOOSE_CLAIM = re.compile(rf"((?:[-*•]\s*)?(?:\*\*)?{list_number(3)}(?:\*\*)?)\s*(\S.*)")
+# Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`, `⑤`.
+# Reviewers number their limitations and follow-ups like this too, so such a paragraph is a
+# claim (with a warning) only when its English quote follows; otherwise it stays plain text.
+_LOOSE_CLAIM = re.compile(
+    rf"((?:[-*•]\s*)?(?:\*\*)?(?:{list_number(3)}|([{_CIRCLED[0]}-{_CIRCLED[1]}])[.．、:：]?)"
+    r"(?:\*\*)?)\s*(\S.*)"
+)
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
 _BARE_NUMBER_LENGTH = 8  # the longest line `_BARE_NUMBER` matches, a space or two aside
@@ -573,7 +577,9 @@ def _numbered(body: str) -> tuple[int, str, str, bool] | None:
         written = f"{claim.group(1)}{claim.group(2)}" if claim.group(2) else ""
         return int(claim.group(1)), claim.group(3), written, False
     if claim := _LOOSE_CLAIM.fullmatch(body):
-        return int(claim.group(2)), claim.group(3), claim.group(1), True
+        digits, circled = claim.group(2, 3)
+        number = int(digits) if digits else ord(circled) - ord(_CIRCLED[0]) + 1
+        return number, claim.group(4), claim.group(1), True
     return None
 
 

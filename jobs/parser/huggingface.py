@@ -47,6 +47,8 @@ _ABSTRACT = re.compile(_DRESSED.format("Abstract", _COLON) + r"\s*(.*)", re.IGNO
 _ZH_HEADING = re.compile(_DRESSED.format("中文摘要", _COLON + "?"))
 _ZH_ABSTRACT = re.compile(_DRESSED.format("摘要", _COLON) + r"\s*(.*)")
 _ANALYSIS = re.compile(_DRESSED.format("LLM Analysis", _COLON + "?"), re.IGNORECASE)
+_UNDRESSED = re.compile(r"^(?:#{1,6}\s*)?(?:\*\*)?")
+_LIST_HEADING = re.compile(_DRESSED.format("Latest Papers", _COLON + "?"), re.IGNORECASE)
 _META = re.compile(
     _DRESSED.format(
         "(?P<label>Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated)",
@@ -72,6 +74,7 @@ _UNTITLED = (
     "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
     "titled from its abstract: '{}'"
 )
+_UNNUMBERED = "entry's title has no number: expected 'N. <Title>'; read as entry {}"
 
 
 def parse_entries(
@@ -80,6 +83,7 @@ def parse_entries(
     stripped = [line.strip() for line in lines]
     next_text = _next_non_blank(stripped)
     starts: dict[int, str | None] = {}  # line index -> title (None: its title line was lost)
+    unnumbered: list[DigestWarning] = []
     boundaries = [len(lines)]  # entry starts, and repeated headers that end the entry before
     closed = False  # the last non-blank line was metadata: an entry ended there
     number = 0  # the last entry's
@@ -104,6 +108,13 @@ def parse_entries(
                 starts[index] = _title_text(title)
                 boundaries.append(index)
                 number = int(entry[1])
+        elif (closed or not starts) and (bare := _unnumbered_title(stripped, next_text, index)):
+            # First in the list or right after the metadata that closes the entry before,
+            # an English line with `Abstract:` next is a title that lost its number.
+            starts[index] = _title_text(bare)
+            boundaries.append(index)
+            number += 1
+            unnumbered.append(DigestWarning(index + 1, _UNNUMBERED.format(number)))
         elif (closed or not starts) and _ABSTRACT.match(stripped[index]):
             # An abstract with no title line before it, first in the list or right after
             # the metadata that closes the entry before: an entry that lost its title line.
@@ -124,7 +135,22 @@ def parse_entries(
         if title is None
     )
     unlabelled = (DigestWarning(line + 1, _UNLABELLED) for _, line in entries if line is not None)
-    return papers, (*untitled, *unlabelled)  # parse_digest puts every warning in line order
+    # parse_digest puts every warning in line order
+    return papers, (*untitled, *unnumbered, *unlabelled)
+
+
+def _unnumbered_title(
+    stripped: Sequence[str], next_text: Sequence[int | None], index: int
+) -> list[str] | None:
+    """The lines of a title without its number that starts at `index` (an English line,
+    none of an entry's labelled ones, perhaps wrapped, with `Abstract:` next), or None."""
+    if not _wraps_title(stripped, index) or _LIST_HEADING.fullmatch(stripped[index]):
+        return None  # `Latest Papers` heads the list: an abstract after it lost its title
+    title = [_UNDRESSED.sub("", stripped[index], count=1)]  # a heading or bold, as numbered ones
+    while len(title) < _TITLE_LINES and _wraps_title(stripped, index + len(title)):
+        title.append(stripped[index + len(title)])
+    following = next_text[index + len(title)] if index + len(title) < len(stripped) else None
+    return title if following is not None and _ABSTRACT.match(stripped[following]) else None
 
 
 def _title_text(lines: list[str]) -> str:

@@ -1,4 +1,5 @@
-"""A claim numbered the way hands and exporters slip (`5)`, `(5)`, `５.`, `- 5.`, `**5.**`)
+"""A claim numbered the way hands and exporters slip (`5)`, `(5)`, `５.`, `- 5.`, `**5.**`,
+`⑤`)
 is still that claim, with a warning on its line; numbered like that without a quote after
 it, a paragraph stays plain text (reviewers number their limitations that way)."""
 
@@ -29,6 +30,8 @@ SLIPS = {
     "* {n}. ": "* {n}.",
     "**{n}.** ": "**{n}.**",
     "{wide}. ": "{wide}.",
+    "{circled} ": "{circled}",
+    "{circled}、": "{circled}、",
 }
 
 
@@ -39,9 +42,19 @@ def wide(number: str) -> str:
     return "".join(chr(ord(digit) + 0xFEE0) for digit in number)
 
 
+def circled(number: str) -> str:
+    return chr(ord("①") + int(number) - 1)
+
+
+def numbered(slip: str, number: int | str) -> str:
+    """`slip` written for claim `number`."""
+    n = str(number)
+    return slip.format(n=n, wide=wide(n), circled=circled(n))
+
+
 @pytest.mark.parametrize("slip", SLIPS)
 def test_a_slipped_number_is_read_as_the_claim_with_a_warning(slip: str) -> None:
-    text = HEAD + "1. 声明一。\n\n   First.\n\n" + slip.format(n=2, wide=wide("2")) + "声明二。\n\n"
+    text = HEAD + "1. 声明一。\n\n   First.\n\n" + numbered(slip, 2) + "声明二。\n\n"
     text += "   Second.\n\n" + REVIEW
     digest = parse_digest(text)
 
@@ -50,16 +63,16 @@ def test_a_slipped_number_is_read_as_the_claim_with_a_warning(slip: str) -> None
         (1, "声明一。", "First."),
         (2, "声明二。", "Second."),
     ]
-    written = SLIPS[slip].format(n=2, wide=wide("2"))
+    written = numbered(SLIPS[slip], 2)
     assert [str(w) for w in digest.warnings] == [
         f"line 15: claim 2 should start '2. ', found '{written}'; read as claim 2"
     ]
 
 
-@pytest.mark.parametrize("slip", ["{n}) ", "（{n}）", "- {n}. ", "**{n}.** "])
+@pytest.mark.parametrize("slip", ["{n}) ", "（{n}）", "- {n}. ", "**{n}.** ", "{circled} "])
 def test_a_paragraph_numbered_so_without_a_quote_stays_plain_text(slip: str) -> None:
-    limitations = slip.format(n=1) + "样本太少。"
-    follow_ups = slip.format(n=2) + "扩大规模。 " + slip.format(n=3) + "Try more seeds."
+    limitations = numbered(slip, 1) + "样本太少。"
+    follow_ups = numbered(slip, 2) + "扩大规模。 " + numbered(slip, 3) + "Try more seeds."
     text = HEAD + "1. 声明一。\n\n   First.\n\n" + REVIEW + limitations + "\n\n" + follow_ups
     text += "\n\n" + HEAD[12:] + "1. 声明一。\n\n   Another paper's first.\n\n"
     digest = parse_digest(text)
@@ -107,8 +120,8 @@ def test_slipped_claim_numbers_change_no_paper_and_each_is_reported_on_its_line(
             continue  # `1.5DAV` is the number 1.5: the claim's number is lost, as it would be
         number = match.group(1)
         line = text.count("\n", 0, start) + 1
-        written = SLIPS[chosen[start]].format(n=number, wide=wide(number))
-        pieces += [text[last:start], chosen[start].format(n=number, wide=wide(number))]
+        written = numbered(SLIPS[chosen[start]], number)
+        pieces += [text[last:start], numbered(chosen[start], number)]
         expected.append(
             f"line {line}: claim {number} should start '{number}. ', found '{written}'; "
             f"read as claim {number}"

@@ -1,5 +1,5 @@
 """A HuggingFace list whose entries are numbered another way (`1)`, `## 1.`, `**1. Title**`)
-or whose long titles are wrapped over several lines holds the same papers, titles and
+or not at all, or whose long titles are wrapped over several lines holds the same papers, titles and
 abstracts: an entry is anchored by the `Abstract:` line after its title."""
 
 import re
@@ -18,7 +18,10 @@ LIST = next(
     if (text := seed.read_text(encoding="utf-8")).startswith("HuggingFace")
 )
 _ENTRY = re.compile(r"^(\d+)\. (.*)\n\nAbstract:", re.MULTILINE)
-NUMBERINGS = ["{n}. {t}", "{n}) {t}", "({n}) {t}", "## {n}. {t}", "**{n}. {t}**", "{n}.{t}"]
+NUMBERINGS = [
+    "{n}. {t}", "{n}) {t}", "({n}) {t}", "## {n}. {t}", "**{n}. {t}**", "{n}.{t}", "{t}", "## {t}",
+    "**{t}**",
+]  # fmt: skip
 
 
 def entries(text: str) -> list[tuple[str, str | None, str | None, str | None]]:
@@ -94,6 +97,18 @@ def test_a_table_of_contents_before_the_entries_starts_no_paper(gap: str) -> Non
     listed = LIST.replace("Latest Papers\n", f"Latest Papers\n\n{contents}\n", 1)
 
     assert entries(listed) == entries(LIST)
+
+
+def test_titles_that_lost_their_numbers_are_each_an_entry_with_a_warning() -> None:
+    text = _ENTRY.sub(r"\2\n\nAbstract:", LIST)
+    digest = parse_digest(text)
+
+    assert entries(text) == entries(LIST)
+    lines = [text.count("\n", 0, m.start()) + 1 for m in re.finditer(r"\n\nAbstract:", text)]
+    assert [str(w) for w in digest.warnings] == [
+        f"line {line}: entry's title has no number: expected 'N. <Title>'; read as entry {n}"
+        for n, line in enumerate(lines, 1)
+    ]
 
 
 @pytest.mark.parametrize("entry", range(len(_ENTRY.findall(LIST))))
