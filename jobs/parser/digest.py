@@ -12,7 +12,7 @@ from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
-from .text import digest_lines, paragraphs, unescaped, unmangled
+from .text import digest_lines, paragraphs, unescaped, unmangled, untagged
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
@@ -57,6 +57,7 @@ _ENTITIES = (
     "the file's text holds HTML entities (`&quot;`, `&amp;`) from here on: read as the "
     "characters they stand for"
 )
+_TAGS = "the file's text holds HTML tags (`<br>`, `<p>`, `<b>`) from here on: left out"
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
     "or 'HuggingFace Papers YYYY-MM-DD'"
@@ -66,7 +67,9 @@ _UNKNOWN_FORMAT = (
 def parse_digest(text: str) -> ParsedDigest:
     """Parse a digest's text into papers; raises DigestParseError on what it cannot read."""
     mended = unmangled(text)
-    text, entity_line = unescaped(text if mended is None else mended)
+    # Tags before entities: an entity for `<` stands for text, never for a tag.
+    text, tag_line = untagged(text if mended is None else mended)
+    text, entity_line = unescaped(text)
     digest = _parse(text)
     kept, repeated = _once(digest.papers)
     notes = [*digest.warnings, *repeated]
@@ -74,6 +77,8 @@ def parse_digest(text: str) -> ParsedDigest:
         notes.append(DigestWarning(1, _MOJIBAKE))
     if entity_line is not None:
         notes.append(DigestWarning(entity_line, _ENTITIES))
+    if tag_line is not None:
+        notes.append(DigestWarning(tag_line, _TAGS))
     return replace(digest, papers=kept, warnings=tuple(sorted(notes, key=attrgetter("line"))))
 
 

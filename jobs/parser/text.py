@@ -18,7 +18,7 @@ _BOMS = {b"\xef\xbb\xbf": "utf-8", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-1
 # Invisible characters that copying from web pages leaves (zero-width space, word joiner,
 # direction marks) and concatenated exports (a BOM per file): a line that holds only them
 # is blank, and a date line that ends in one is still a date.
-_DEBRIS = "\ufeff\u200b\u2060\u200e\u200f"
+_DEBRIS = "\ufeff\u200b\u2060\u200e\u200f\u00ad"  # the last: a soft hyphen, web text's
 # Control characters other than tab, LF, VT, FF and CR.
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 # A text digest has next to no control characters; this share means it is not one.
@@ -103,6 +103,28 @@ def unescaped(text: str) -> tuple[str, int | None]:
     if first is None:
         return text, None
     return _ENTITY.sub(_character, text), text.count("\n", 0, first.start()) + 1
+
+
+def untagged(text: str) -> tuple[str, int | None]:
+    """The text without the HTML formatting tags an exporter wrote (`<br>`, `<p>`, `<b>`),
+    and the line of the first (None: there was none). Only these tags are markup (`<think>`
+    in a quote is text); a line break or block becomes a space, so no two words join and
+    every line keeps its number."""
+    first = _TAG.search(text)
+    if first is None:
+        return text, None
+    return _TAG.sub(_tag_as_text, text), text.count("\n", 0, first.start()) + 1
+
+
+def _tag_as_text(tag: re.Match[str]) -> str:
+    return " " if tag["name"].lower() in _BLOCK_TAGS else ""
+
+
+_TAG = re.compile(
+    r"</?(?P<name>p|br|div|b|strong|i|em|u|span|font|sup|sub)(?:\s[^<>\n]{0,200})?/?>",
+    re.IGNORECASE,
+)
+_BLOCK_TAGS = frozenset({"p", "br", "div"})
 
 
 def _character(entity: re.Match[str]) -> str:

@@ -1,5 +1,5 @@
 """A line with a long run of spaces between the parts a pattern looks for (a first line, a
-review label, an analysis's question) is read in linear time: each pattern gives up on it
+review label, an analysis's question, a tag) is read in linear time: each pattern gives up on it
 at once instead of trying every split of the run (which took minutes, and held up every
 ingest behind the file)."""
 
@@ -31,6 +31,8 @@ CASES = {
     "a label heading with text far after it": _with_line(
         DEEP_READ, f"#{RUN}Novelty{RUN}x", "从审稿角度看"
     ),
+    "a tag with its end far away": _with_line(DEEP_READ, f"<b{RUN}>" * 3, "从审稿角度看"),
+    "a title with its date far away": f"论文精读{RUN}Sep{RUN}9, 2026\n\n本文提出 X。\n",
 }
 
 

@@ -2,10 +2,13 @@
 Latin-1) and saved again is read as the UTF-8 it was, HTML entities an exporter wrote as
 their characters, a paper written twice in one file is read once, and a first line that
 writes the date or the header otherwise (in another form, in a title) is read, and a title
-before it left out; each with a warning."""
+before it, HTML tags and soft hyphens left out; each with a warning (soft hyphens aside:
+invisible)."""
 
 import codecs
 import html
+import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -142,6 +145,60 @@ def test_html_entities_an_exporter_wrote_are_read_as_their_characters(seed: Path
         ],
         key=lambda warning: int(warning.split(":")[0].split()[1]),
     )
+
+
+TAGGINGS: dict[str, Callable[[str], str]] = {
+    "every line a <p>": lambda text: re.sub(r"(?m)^(\s*)(\S.*)$", r"\1<p>\2</p>", text),
+    "<br> ending paragraphs": lambda text: text.replace("\n\n", "<br/>\n\n"),
+    "labels in <b>": lambda text: re.sub(
+        r"(Novelty|Soundness|Significance|Abstract|Authors)([:：])", r"<b>\1</b>\2", text
+    ),
+    "<span> and <em> inside words": lambda text: text.replace("tion", "t<EM>io</EM>n").replace(
+        "模型", '<span class="x">模</span>型'
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+@pytest.mark.parametrize("tagging", TAGGINGS)
+def test_html_tags_an_exporter_wrote_are_left_out(seed: Path, tagging: str) -> None:
+    text = seed.read_text(encoding="utf-8")
+    tagged = TAGGINGS[tagging](text)
+    original, digest = parse_digest(text), parse_digest(tagged)
+
+    assert digest.papers == original.papers
+    first_tag = re.search(r"<(?:p|br|b|EM|span)\b", tagged)  # the seeds hold `<` as text
+    assert first_tag is not None
+    line = tagged.count("\n", 0, first_tag.start()) + 1
+    assert [str(w) for w in digest.warnings] == sorted(
+        [
+            f"line {line}: the file's text holds HTML tags (`<br>`, `<p>`, `<b>`) from here on: "
+            "left out",
+            *map(str, original.warnings),
+        ],
+        key=lambda warning: int(warning.split(":")[0].split()[1]),
+    )
+
+
+def test_angle_brackets_in_text_are_text() -> None:
+    """A quote about reasoning tokens keeps them; an escaped tag is the text it stands for."""
+    text = next(s.read_text(encoding="utf-8") for s in seed_files() if "   " in s.read_text())
+    written = text.replace("\n   ", "\n   <think> tokens &lt;br&gt; p<0.05 ", 1)
+
+    digest = parse_digest(written)
+
+    quotes = [c.quote_en for paper in digest.papers for c in paper.claims]
+    assert any(q.startswith("<think> tokens <br> p<0.05 ") for q in quotes)
+    assert "HTML tags" not in " ".join(map(str, digest.warnings))
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+def test_soft_hyphens_from_web_text_are_left_out(seed: Path) -> None:
+    text = seed.read_text(encoding="utf-8")
+    softened = re.sub(r"([a-z]{3})([a-z]{3})", "\\1\u00ad\\2", text)
+
+    assert softened != text
+    assert parse_digest(softened) == parse_digest(text)
 
 
 def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
