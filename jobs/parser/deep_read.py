@@ -49,6 +49,12 @@ PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
 _QUOTE_MAX_CJK_SHARE = 0.3
 
 # `N、` is a typo of `N.` that the claim survives (with a warning).
+# A label a template puts before a claim's quote: `Evidence:`, `**原文：**`, `【证据】`.
+_QUOTE_LABEL = re.compile(
+    r"(?:\*\*)?(?:(?:Evidence|Quote|Excerpt|Original(?: text)?|英文原文|证据原文|证据|原文|引文"
+    r"|原句)(?:\*\*)?\s*[:：]|[【\[](?:Evidence|Quote|证据|原文|引文)[】\]])(?:\*\*)?\s*",
+    re.IGNORECASE,
+)
 _CIRCLED = "\u2460\u2473"  # ① to ⑳
 _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
 # Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`, `⑤`.
@@ -343,7 +349,28 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
         holders[claim.number] = claim
     warnings.extend(notes)
     # One without its quote was reported and is left out; out of order: reported.
-    return sorted((c for c in holders.values() if c.quote_lines), key=lambda c: c.number)
+    claims = sorted((c for c in holders.values() if c.quote_lines), key=lambda c: c.number)
+    for claim in claims:
+        _unlabel_quote(claim, warnings)
+    return claims
+
+
+def _unlabel_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
+    """A quote a template labelled (`Evidence: …`, `原文：…`) is the quote without its label:
+    the quote is verbatim, and the first claim's quote keys its paper."""
+    first = claim.quote_lines[0]
+    label = _QUOTE_LABEL.match(first.lstrip(" \t\u3000>"))
+    if label is None:
+        return
+    at = first.index(label[0])
+    claim.quote_lines[0] = first[:at] + first[at + len(label[0]) :]
+    warnings.append(
+        DigestWarning(
+            claim.line,
+            f"the quote of claim {claim.number} starts with a label ('{label[0].strip()}'); "
+            "read without it",
+        )
+    )
 
 
 def _repeated(
@@ -646,6 +673,8 @@ def _reads_as_quote(body: str) -> bool:
     are (partly) Chinese."""
     if _NUMBERED.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
         return not has_cjk(body)
+    if has_cjk(body) and (label := _QUOTE_LABEL.match(body)):
+        body = body[label.end() :]  # a quote's label (`原文：`) does not make it Chinese
     return not _is_chinese(body)
 
 

@@ -201,6 +201,23 @@ def test_soft_hyphens_from_web_text_are_left_out(seed: Path) -> None:
     assert parse_digest(softened) == parse_digest(text)
 
 
+DEEP_READ_SEEDS = [seed for seed in seed_files() if not seed.name.startswith("002")]
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+@pytest.mark.parametrize("label", ["Evidence: ", "**Evidence:** ", "原文：", "【证据】"])
+def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, label: str) -> None:
+    text = seed.read_text(encoding="utf-8")
+    labelled, quotes = re.subn(r"(?<=\n\n)   (?=[A-Za-z])", "   " + label, text)
+    original, digest = parse_digest(text), parse_digest(labelled)
+
+    assert digest.papers == original.papers
+    warned = [w for w in digest.warnings if "starts with a label" in w.message]
+    assert len(warned) == quotes > 0
+    assert all(w.message.endswith(f"('{label.strip()}'); read without it") for w in warned)
+    assert [w for w in digest.warnings if w not in warned] == list(original.warnings)
+
+
 def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
     text = next(s.read_text(encoding="utf-8") for s in seed_files())
     written = text.replace("本文", "R&D 与 AT&T；本文", 1)
