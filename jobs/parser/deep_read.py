@@ -55,6 +55,7 @@ _QUOTE_LABEL = re.compile(
     r"|原句)(?:\*\*)?\s*[:：]|[【\[](?:Evidence|Quote|证据|原文|引文)[】\]])(?:\*\*)?\s*",
     re.IGNORECASE,
 )
+_QUOTE_LABEL_STARTS = frozenset("*【[EeQqOo英证原引")
 _CIRCLED = "\u2460\u2473"  # ① to ⑳
 _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
 # Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`, `⑤`.
@@ -359,7 +360,8 @@ def _unlabel_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
     """A quote a template labelled (`Evidence: …`, `原文：…`) is the quote without its label:
     the quote is verbatim, and the first claim's quote keys its paper."""
     first = claim.quote_lines[0]
-    label = _QUOTE_LABEL.match(first.lstrip(" \t\u3000>"))
+    body = first.lstrip(" \t\u3000>")
+    label = _QUOTE_LABEL.match(body) if body[:1] in _QUOTE_LABEL_STARTS else None
     if label is None:
         return
     at = first.index(label[0])
@@ -673,7 +675,9 @@ def _reads_as_quote(body: str) -> bool:
     are (partly) Chinese."""
     if _NUMBERED.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
         return not has_cjk(body)
-    if has_cjk(body) and (label := _QUOTE_LABEL.match(body)):
+    if not has_cjk(body):  # most paragraphs asked are English quotes: one quick scan
+        return True
+    if label := _QUOTE_LABEL.match(body):
         body = body[label.end() :]  # a quote's label (`原文：`) does not make it Chinese
     return not _is_chinese(body)
 

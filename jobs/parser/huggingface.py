@@ -88,6 +88,7 @@ def parse_entries(
     closed = False  # the last non-blank line was metadata: an entry ended there
     number = 0  # the last entry's
     for index in range(start, len(lines)):
+        meta = bool(stripped[index]) and _META.fullmatch(stripped[index]) is not None
         if HEADER.fullmatch(stripped[index]):
             boundaries.append(index)
         elif entry := _ENTRY.fullmatch(stripped[index]):
@@ -108,7 +109,11 @@ def parse_entries(
                 starts[index] = _title_text(title)
                 boundaries.append(index)
                 number = int(entry[1])
-        elif (closed or not starts) and (bare := _unnumbered_title(stripped, next_text, index)):
+        elif (
+            (closed or not starts)
+            and not meta
+            and (bare := _unnumbered_title(stripped, next_text, index))
+        ):
             # First in the list or right after the metadata that closes the entry before,
             # an English line with `Abstract:` next is a title that lost its number.
             starts[index] = _title_text(bare)
@@ -122,7 +127,7 @@ def parse_entries(
             boundaries.append(index)
             number += 1
         if stripped[index]:
-            closed = _META.fullmatch(stripped[index]) is not None
+            closed = meta
     boundaries.sort()
     entries = [
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
