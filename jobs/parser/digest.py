@@ -12,7 +12,7 @@ from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
-from .text import digest_lines, paragraphs, unescaped, unmangled, untagged
+from .text import LOST, digest_lines, paragraphs, unescaped, unmangled, untagged
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
@@ -57,6 +57,10 @@ _ENTITIES = (
     "the file's text holds HTML entities (`&quot;`, `&amp;`) from here on: read as the "
     "characters they stand for"
 )
+_LOST = (
+    "the file's text holds characters lost in encoding from here on (bytes that are not "
+    "UTF-8, read as '\ufffd')"
+)
 _TAGS = "the file's text holds HTML tags (`<br>`, `<p>`, `<b>`) from here on: left out"
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
@@ -79,6 +83,8 @@ def parse_digest(text: str) -> ParsedDigest:
         notes.append(DigestWarning(entity_line, _ENTITIES))
     if tag_line is not None:
         notes.append(DigestWarning(tag_line, _TAGS))
+    if (lost := text.find(LOST)) >= 0:
+        notes.append(DigestWarning(text.count("\n", 0, lost) + 1, _LOST))
     return replace(digest, papers=kept, warnings=tuple(sorted(notes, key=attrgetter("line"))))
 
 
