@@ -58,12 +58,13 @@ _QUOTE_LABEL = re.compile(
 _QUOTE_LABEL_STARTS = frozenset("*【[EeQqOo英证原引")
 _CIRCLED = "\u2460\u2473"  # ① to ⑳
 _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
-# Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`, `⑤`.
-# Reviewers number their limitations and follow-ups like this too, so such a paragraph is a
-# claim (with a warning) only when its English quote follows; otherwise it stays plain text.
+# Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`, `⑤`,
+# `#### 5.`, `Claim 5:`, `声明5：`. Reviewers number their limitations and follow-ups like
+# this too, so such a paragraph is a claim (with a warning) only when its English quote
+# follows; otherwise it stays plain text.
 _LOOSE_CLAIM = re.compile(
-    rf"((?:[-*•]\s*)?(?:\*\*)?(?:{list_number(3)}|([{_CIRCLED[0]}-{_CIRCLED[1]}])[.．、:：]?)"
-    r"(?:\*\*)?)\s*(\S.*)"
+    r"((?:[-*•]\s*|#{1,6}\s*)?(?:\*\*)?(?:(?i:Claim|Finding)\s*|(?:声明|主张|论断|结论))?"
+    rf"(?:{list_number(3)}|([{_CIRCLED[0]}-{_CIRCLED[1]}])[.．、:：]?)(?:\*\*)?)\s*(\S.*)"
 )
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
@@ -209,7 +210,7 @@ def without_markup(lines: Sequence[str]) -> list[str]:
     (or a paragraph: a wrapped quote's line may start with `> 0.05`)."""
     result: list[str] = []
     quoting = False  # in a blockquote: the lines since a blank one all started with `>`
-    for line in lines:
+    for index, line in enumerate(lines):
         if line[:1] not in _MARKUP_STARTS:  # most lines: text
             quoting = False
             result.append(line)
@@ -226,12 +227,21 @@ def without_markup(lines: Sequence[str]) -> list[str]:
             and indent < QUOTE_INDENT
             and _MARKUP.fullmatch(body)
             and not _LABEL_HEADING.fullmatch(body)
+            and not _claim_heading(body, lines, index)
         ):
             quoting, line = False, ""
         else:
             quoting = False
         result.append(line)
     return result
+
+
+def _claim_heading(body: str, lines: Sequence[str], index: int) -> bool:
+    """Whether a heading is a claim set as one (`#### 5. <text>`): numbered, its quote next."""
+    if not (body[:1] == "#" and _LOOSE_CLAIM.fullmatch(body)):
+        return False
+    following = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
+    return following is not None and indent_of(lines[following]) >= QUOTE_INDENT
 
 
 def parse_deep_reads(

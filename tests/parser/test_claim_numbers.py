@@ -1,5 +1,5 @@
 """A claim numbered the way hands and exporters slip (`5)`, `(5)`, `５.`, `- 5.`, `**5.**`,
-`⑤`)
+`⑤`, `Claim 5:`, `声明5：`, `#### 5.`)
 is still that claim, with a warning on its line; numbered like that without a quote after
 it, a paragraph stays plain text (reviewers number their limitations that way)."""
 
@@ -32,6 +32,9 @@ SLIPS = {
     "{wide}. ": "{wide}.",
     "{circled} ": "{circled}",
     "{circled}、": "{circled}、",
+    "Claim {n}: ": "Claim {n}:",
+    "声明{n}：": "声明{n}：",
+    "#### {n}. ": "#### {n}.",
 }
 
 
@@ -69,7 +72,9 @@ def test_a_slipped_number_is_read_as_the_claim_with_a_warning(slip: str) -> None
     ]
 
 
-@pytest.mark.parametrize("slip", ["{n}) ", "（{n}）", "- {n}. ", "**{n}.** ", "{circled} "])
+@pytest.mark.parametrize(
+    "slip", ["{n}) ", "（{n}）", "- {n}. ", "**{n}.** ", "{circled} ", "Claim {n}: ", "结论{n}："]
+)
 def test_a_paragraph_numbered_so_without_a_quote_stays_plain_text(slip: str) -> None:
     limitations = numbered(slip, 1) + "样本太少。"
     follow_ups = numbered(slip, 2) + "扩大规模。 " + numbered(slip, 3) + "Try more seeds."
@@ -140,7 +145,7 @@ LOST_NUMBERS = {
         "claim 2 has no number of its own: expected '2. ' before its text",
     ),
     "a word before it": (
-        "Claim 2: ",
+        "Point 2: ",
         "claim 2 has no number of its own: expected '2. ' before its text",
     ),
 }

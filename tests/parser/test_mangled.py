@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from jobs.parser import parse_digest
-from jobs.parser.text import unmangled
+from jobs.parser import DigestParseError, parse_digest
+from jobs.parser.text import decode_digest, unmangled
 from tests.parser.summary import seed_files
 
 MOJIBAKE = (
@@ -216,6 +216,37 @@ def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, lab
     assert len(warned) == quotes > 0
     assert all(w.message.endswith(f"('{label.strip()}'); read without it") for w in warned)
     assert [w for w in digest.warnings if w not in warned] == list(original.warnings)
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+def test_a_few_bytes_that_are_not_utf8_lose_only_their_characters(seed: Path) -> None:
+    """A Windows-1252 quotation mark pasted into UTF-8, and a character cut in two."""
+    data = seed.read_bytes()
+    at = data.index(b" the ", data.index(b"\n\n"))
+    damaged = data[:at] + b" \x93the\x94 " + data[at + 5 :]
+    cut = damaged.index("。".encode()) + 1
+    damaged = damaged[:cut] + "。".encode()[:2] + damaged[cut:]
+    original, digest = parse_digest(data.decode()), parse_digest(decode_digest(damaged))
+
+    assert [(p.key, len(p.claims)) for p in digest.papers] == [
+        (p.key, len(p.claims)) for p in original.papers
+    ]
+    assert "\ufffdthe\ufffd" in repr(digest.papers)
+    line = min(damaged.count(b"\n", 0, at), damaged.count(b"\n", 0, cut)) + 1
+    assert [str(w) for w in digest.warnings] == sorted(
+        [
+            f"line {line}: the file's text holds characters lost in encoding from here on "
+            "(bytes that are not UTF-8, read as '\ufffd')",
+            *map(str, original.warnings),
+        ],
+        key=lambda warning: int(warning.split(":")[0].split()[1]),
+    )
+
+
+def test_a_file_mostly_not_utf8_is_still_refused() -> None:
+    text = next(s.read_text(encoding="utf-8") for s in seed_files())
+    with pytest.raises(DigestParseError, match=r"not valid UTF-8.*reads as GBK"):
+        decode_digest(text.encode("gbk", errors="ignore"))
 
 
 def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
