@@ -49,9 +49,22 @@ _ZH_ABSTRACT = re.compile(_DRESSED.format("摘要", _COLON) + r"\s*(.*)")
 _ANALYSIS = re.compile(_DRESSED.format("LLM Analysis", _COLON + "?"), re.IGNORECASE)
 _UNDRESSED = re.compile(r"^(?:#{1,6}\s*)?(?:\*\*)?")
 _LIST_HEADING = re.compile(_DRESSED.format("Latest Papers", _COLON + "?"), re.IGNORECASE)
+# The metadata labels, and the other names exporters give them (read as these).
+_META_NAMES = {
+    "authors": ("author", "作者"),
+    "categories": ("subjects", "分类"),
+    "pdf url": (),
+    "arxiv url": (),
+    "arxiv id": ("arxiv", "arxiv-id"),
+    "coolpaper url": (),
+    "paper url": ("hf url", "huggingface url", "hugging face url"),  # its ID, if no other
+    "published": ("date", "published at", "发布时间", "发布日期"),
+    "updated": ("updated at", "更新时间"),
+}
+_META_LABEL = {name: label for label, names in _META_NAMES.items() for name in (label, *names)}
 _META = re.compile(
     _DRESSED.format(
-        "(?P<label>Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated)",
+        "(?P<label>" + "|".join(sorted(map(re.escape, _META_LABEL), key=len, reverse=True)) + ")",
         _COLON,
     )
     + r"\s*(?P<value>.*)",
@@ -202,14 +215,14 @@ def _entry(
     meta: dict[str, str] = {}
     for line in stripped[meta_start:meta_end]:
         if match := _META.fullmatch(line):
-            meta.setdefault(match["label"].lower(), match["value"].strip())
+            meta.setdefault(_META_LABEL[match["label"].lower()], match["value"].strip())
 
     abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
     title = title or short_title(abstract_en or "")
     arxiv_id = next(
         (
             found
-            for field in ("arxiv id", "arxiv url", "pdf url", "coolpaper url")
+            for field in ("arxiv id", "arxiv url", "pdf url", "coolpaper url", "paper url")
             if (found := find_arxiv_id(meta.get(field)))
         ),
         None,

@@ -155,6 +155,35 @@ def test_labels_dressed_as_markdown_read_the_same(dressing: str) -> None:
     assert whole(dressed) == whole(LIST)
 
 
+RENAMED = {
+    "Authors:": ["Author:", "作者："],
+    "Categories:": ["Subjects:"],
+    "Arxiv ID:": ["arXiv:", "ArXiv-ID:"],
+    "Published:": ["Date:", "发布时间："],
+}
+
+
+@pytest.mark.parametrize(
+    ("label", "other"), [(label, other) for label, others in RENAMED.items() for other in others]
+)
+def test_metadata_labels_named_otherwise_read_the_same(label: str, other: str) -> None:
+    renamed = re.sub(rf"(?m)^{re.escape(label)}", other, LIST)
+    assert renamed != LIST
+
+    assert parse_digest(renamed) == parse_digest(LIST)
+
+
+def test_an_entry_whose_only_link_is_its_huggingface_page_keeps_its_arxiv_id() -> None:
+    page = re.sub(
+        r"(?m)^Arxiv URL: https://arxiv\.org/abs/", "HF URL: https://huggingface.co/papers/", LIST
+    )
+    only = re.sub(r"(?m)^(?:PDF URL|Arxiv ID|CoolPaper URL): .*$", "", page)
+
+    assert [p.arxiv_id for p in parse_digest(only).papers] == [
+        p.arxiv_id for p in parse_digest(LIST).papers
+    ]
+
+
 def test_a_title_written_as_a_markdown_link_is_its_text() -> None:
     linked = _ENTRY.sub(
         lambda m: f"{m[1]}. [{m[2]}](https://arxiv.org/abs/2610.00001)\n\nAbstract:", LIST
