@@ -62,6 +62,9 @@ _META_NAMES = {
     "updated": ("updated at", "更新时间"),
 }
 _META_LABEL = {name: label for label, names in _META_NAMES.items() for name in (label, *names)}
+# A metadata line of a label not read (`Comments:`, `Venue:`, `Code:`): inside the metadata,
+# it neither ends it nor hides the lines before it.
+_OTHER_META = re.compile(r"[^\W\d_][\w ./()-]{2,29}[:：]\s*\S.*")
 _META = re.compile(
     _DRESSED.format(
         "(?P<label>" + "|".join(sorted(map(re.escape, _META_LABEL), key=len, reverse=True)) + ")",
@@ -257,9 +260,10 @@ def _entry(
 
 
 def _metadata_block(stripped: Sequence[str], begin: int, end: int) -> tuple[int, int]:
-    """The last run of metadata lines (blank lines allowed inside). Taking the last run
-    keeps a metadata-looking line inside the analysis out; lines after the run are
-    leftovers of the table of contents and are dropped. No metadata: (end, end)."""
+    """The last run of metadata lines (blank lines and other labels' lines allowed inside,
+    not first). Taking the last run keeps a metadata-looking line inside the analysis out;
+    lines after the run are leftovers of the table of contents and are dropped. No
+    metadata: (end, end)."""
     run_start = run_end = end
     current: int | None = None
     for index in range(begin, end):
@@ -268,7 +272,7 @@ def _metadata_block(stripped: Sequence[str], begin: int, end: int) -> tuple[int,
             if current is None:
                 current = index
             run_start, run_end = current, index + 1
-        elif line:
+        elif line and not (current is not None and _OTHER_META.fullmatch(line)):
             current = None
     return run_start, run_end
 

@@ -4,6 +4,7 @@ abstracts: an entry is anchored by the `Abstract:` line after its title."""
 
 import re
 import textwrap
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -171,6 +172,17 @@ def test_metadata_labels_named_otherwise_read_the_same(label: str, other: str) -
     assert renamed != LIST
 
     assert parse_digest(renamed) == parse_digest(LIST)
+
+
+@pytest.mark.parametrize("other", ["Comments: 12 pages, 5 figures", "Code: https://github.com/x/y"])
+@pytest.mark.parametrize("before", ["Categories:", "Arxiv ID:", "Updated:"])
+def test_metadata_of_labels_not_read_hides_none_of_the_rest(other: str, before: str) -> None:
+    added = re.sub(rf"(?m)^{re.escape(before)}", f"{other}\n\n{before}", LIST)
+    assert added != LIST
+
+    # The same papers; those after the added lines start further down.
+    papers = [replace(p, line=0) for p in parse_digest(added).papers]
+    assert papers == [replace(p, line=0) for p in parse_digest(LIST).papers]
 
 
 def test_an_entry_whose_only_link_is_its_huggingface_page_keeps_its_arxiv_id() -> None:
