@@ -48,22 +48,27 @@ PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
 # An indented paragraph this much Chinese is prose with stray leading spaces, not a quote.
 _QUOTE_MAX_CJK_SHARE = 0.3
 
-# `N、` is a typo of `N.` that the claim survives (with a warning).
 # A label a template puts before a claim's quote: `Evidence:`, `**原文：**`, `【证据】`.
+_QUOTE_LABELS = (
+    "Evidence|Quote|Excerpt|Original text|Original|英文原文|证据原文|证据|原文|引文|原句"
+)
 _QUOTE_LABEL = re.compile(
-    r"(?:\*\*)?(?:(?:Evidence|Quote|Excerpt|Original(?: text)?|英文原文|证据原文|证据|原文|引文"
-    r"|原句)(?:\*\*)?\s*[:：]|[【\[](?:Evidence|Quote|证据|原文|引文)[】\]])(?:\*\*)?\s*",
+    rf"(?:\*\*)?(?:(?:{_QUOTE_LABELS})(?:\*\*)?\s*[:：]|[【\[](?:{_QUOTE_LABELS})[】\]])"
+    r"(?:\*\*)?\s*",
     re.IGNORECASE,
 )
-_QUOTE_LABEL_STARTS = frozenset("*【[EeQqOo英证原引")
+_QUOTE_LABEL_STARTS = frozenset(
+    "*【[" + "".join(w[0] + w[0].lower() for w in _QUOTE_LABELS.split("|"))
+)
 _CIRCLED = "\u2460\u2473"  # ① to ⑳
+# `N、` is a typo of `N.` that the claim survives (with a warning).
 _CLAIM = re.compile(r"([0-9]{1,3})(?:[.．]\s+|(、)\s*)(\S.*)")
 # Other ways a number slips: `5)`, `(5)`, `５.`, `5.text`, `5 .`, `- 5.`, `**5.**`, `⑤`,
 # `#### 5.`, `Claim 5:`, `声明5：`. Reviewers number their limitations and follow-ups like
 # this too, so such a paragraph is a claim (with a warning) only when its English quote
 # follows; otherwise it stays plain text.
 _LOOSE_CLAIM = re.compile(
-    r"((?:[-*•]\s*|#{1,6}\s*)?(?:\*\*)?(?:(?i:Claim|Finding)\s*|(?:声明|主张|论断|结论))?"
+    r"((?:[-*•]\s*|#{1,6}\s*)?(?:\*\*)?(?:(?i:Claim|Finding)\s*|声明|主张|论断|结论)?"
     rf"(?:{list_number(3)}|([{_CIRCLED[0]}-{_CIRCLED[1]}])[.．、:：]?)(?:\*\*)?)\s*(\S.*)"
 )
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call

@@ -99,10 +99,13 @@ def opening_line(lines: Sequence[str]) -> int | None:
         opens = bool(text) and (_opens_a_digest(text) or _titled_date(text) is not None)
         if not text or (is_markup(text) and not opens):
             continue
-        if title is None and not opens and len(text) <= _TITLE_LENGTH:
-            title = index
-            continue
-        return index if opens else title if title is not None else index
+        if opens:
+            return index
+        if title is not None:  # no date line after the short one: the short one is first
+            return title
+        if len(text) > _TITLE_LENGTH:
+            return index
+        title = index
     return title
 
 
@@ -195,7 +198,7 @@ def _titled_date(line: str) -> date | None:
     range: which one?), or no valid date."""
     if len(line) > _TITLE_LENGTH:
         return None
-    found = [(y, m, d) for y, m, d in _DATE_IN.findall(line)]
+    found = _DATE_IN.findall(line)
     found += [(y, month, d) for month, d, y in _MONTH_DAY_YEAR.findall(line)]
     found += [(y, month, d) for d, month, y in _DAY_MONTH_YEAR.findall(line)]
     if len(found) != 1:
