@@ -279,15 +279,19 @@ def _metadata_block(stripped: Sequence[str], begin: int, end: int) -> tuple[int,
 
 def _sections(body: Sequence[str]) -> tuple[dict[int, list[str]], int | None]:
     """Split the lines between title and metadata at the section markers. Markers only
-    move forward, so a `摘要：` inside the analysis stays analysis text. An analysis whose
-    label was lost begins at its first question, after the Chinese abstract: that line's
-    index comes second."""
+    move forward (but for the English abstract after the Chinese one), so a `摘要：` inside
+    the analysis stays analysis text. An analysis whose label was lost begins at its first
+    question, after the Chinese abstract: that line's index comes second."""
     sections: dict[int, list[str]] = {_ABSTRACT_EN: [], _ABSTRACT_ZH: [], _ANALYSIS_TEXT: []}
     before: list[str] = []  # lines before any marker
     stage = 0
     unlabelled = None
     for index, line in enumerate(body):
-        if stage < _ABSTRACT_EN and (match := _ABSTRACT.match(line)):
+        if (
+            stage < _ABSTRACT_EN or (stage == _ABSTRACT_ZH and not any(sections[_ABSTRACT_EN]))
+        ) and (
+            match := _ABSTRACT.match(line)
+        ):  # the English abstract, or after the Chinese one that an export put first
             stage = _ABSTRACT_EN
             sections[stage].append(match.group(1))
         elif stage < _ABSTRACT_ZH and _ZH_HEADING.fullmatch(line):

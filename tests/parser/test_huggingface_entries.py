@@ -185,6 +185,17 @@ def test_metadata_of_labels_not_read_hides_none_of_the_rest(other: str, before: 
     assert papers == [replace(p, line=0) for p in parse_digest(LIST).papers]
 
 
+def test_a_chinese_abstract_put_before_the_english_one_keeps_both() -> None:
+    swapped, entries_swapped = re.subn(
+        r"(?ms)^(Abstract:[^\n]*\n\n)(中文摘要\n\n摘要：[^\n]*\n\n)", r"\2\1", LIST
+    )
+    assert entries_swapped == len(LABELS)
+
+    assert [
+        (p.abstract_en, p.abstract_zh, p.llm_analysis) for p in parse_digest(swapped).papers
+    ] == [(p.abstract_en, p.abstract_zh, p.llm_analysis) for p in parse_digest(LIST).papers]
+
+
 def test_an_entry_whose_only_link_is_its_huggingface_page_keeps_its_arxiv_id() -> None:
     page = re.sub(
         r"(?m)^Arxiv URL: https://arxiv\.org/abs/", "HF URL: https://huggingface.co/papers/", LIST
