@@ -42,6 +42,13 @@ from .text import CJK_CHARS, Paragraph, cjk_share, has_cjk, indent_of, join_line
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
 _NOTE_PREFIX = NOTE[:5]
+# The note as exports dress it (`（…）`, `**…**`, `注：…`) or write it (traditional script).
+_NOTE_START = re.compile(f"{_NOTE_PREFIX}|僅依據摘要")
+_NOTE_REACH = len(_NOTE_PREFIX) + 4
+_NOTE_FIRST = frozenset("仅僅*_（(【[注")  # how a note starts, dressed or not: most text does not
+_NOTE_ON_ITS_LINE = (
+    "the note is on the abstract's line: expected a paragraph of its own after it; read as its note"
+)
 QUOTE_INDENT = 3
 TAIL_PARAGRAPHS = 2  # limitations, follow-ups
 PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
@@ -430,7 +437,7 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 )
             else:
                 items[-1].claim_lines.extend(paragraph.lines)
-        elif body.startswith(_NOTE_PREFIX):
+        elif _is_note(body):
             items.append(_Item(_NOTE, paragraph))
         elif (
             items
@@ -477,6 +484,9 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                     ),
                 )
             )
+        elif cut := _note_apart(paragraph):
+            warnings.append(DigestWarning(cut[1].line, _NOTE_ON_ITS_LINE))
+            items += [_Item(_PROSE, cut[0]), _Item(_NOTE, cut[1])]
         else:
             items.append(_Item(_PROSE, paragraph))
     while len(found := _unnumbered_claims(items, warnings)) < len(items):
@@ -535,6 +545,27 @@ def _splits_claim(claim: _Item, body: str, following: Paragraph | None) -> bool:
         return indent_of(next_first) >= QUOTE_INDENT and _reads_as_quote(next_first.strip())
     next_body = next_first.strip()
     return _numbered(next_body) is not None or _REVIEW.match(next_body) is not None
+
+
+def _is_note(body: str) -> bool:
+    """Whether a paragraph (stripped) is an abstract-only entry's note."""
+    return body[:1] in _NOTE_FIRST and _NOTE_START.search(body, 0, _NOTE_REACH) is not None
+
+
+def _note_apart(paragraph: Paragraph) -> tuple[Paragraph, Paragraph] | None:
+    """An abstract and its note that ran onto its last line (English before it), as the two
+    paragraphs they are; None for any other paragraph."""
+    *before, last = paragraph.lines
+    note = last.find(_NOTE_PREFIX, _NOTE_REACH)
+    if note < 0:
+        return None
+    english = [*before, last[:note]]
+    if len(" ".join(english).split()) < _ABSTRACT_MIN_WORDS or any(map(has_cjk, english)):
+        return None
+    line = paragraph.line + len(before)
+    return Paragraph(paragraph.line, (*before, last[:note].rstrip())), Paragraph(
+        line, (last[note:],)
+    )
 
 
 def _number_with_its_text(paragraph: Paragraph) -> Paragraph:
@@ -666,7 +697,7 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     list's next item, and for a claim's text after its number's line. None where only the
     file's shape can tell (see `_run_together`)."""
     body, previous = line.strip(), before.strip()
-    if body.startswith(_NOTE_PREFIX) or previous == NOTE:
+    if _is_note(body) or previous == NOTE:
         return True
     if _is_bare_label(previous):
         return False  # a review label on a line of its own (`**Novelty**`): its text
@@ -688,7 +719,7 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
 def _reads_as_quote(body: str) -> bool:
     """Quotes are English; the next claim, the review or prose with stray leading spaces
     are (partly) Chinese."""
-    if _NUMBERED.fullmatch(body) or _REVIEW.match(body) or body.startswith(_NOTE_PREFIX):
+    if _NUMBERED.fullmatch(body) or _REVIEW.match(body) or _is_note(body):
         return not has_cjk(body)
     if not has_cjk(body):  # most paragraphs asked are English quotes: one quick scan
         return True

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from jobs.parser import DigestParseError, parse_digest
+from jobs.parser.deep_read import NOTE
 from jobs.parser.text import decode_digest, unmangled
 from tests.parser.summary import seed_files
 
@@ -247,6 +248,37 @@ def test_a_file_mostly_not_utf8_is_still_refused() -> None:
     text = next(s.read_text(encoding="utf-8") for s in seed_files())
     with pytest.raises(DigestParseError, match=r"not valid UTF-8.*reads as GBK"):
         decode_digest(text.encode("gbk", errors="ignore"))
+
+
+TRADITIONAL_NOTE = "僅依據摘要，無法可靠判斷方法 soundness 與實驗充分性，請以原文為準。"
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+@pytest.mark.parametrize("dressed", ["（{}）", "**{}**", "*{}*", "注：{}", TRADITIONAL_NOTE])
+def test_an_abstracts_note_dressed_or_in_traditional_script_is_its_note(
+    seed: Path, dressed: str
+) -> None:
+    text = seed.read_text(encoding="utf-8")
+    written = text.replace(NOTE, dressed.format(NOTE))
+    assert written != text
+
+    assert parse_digest(written).papers == parse_digest(text).papers
+    assert parse_digest(written).warnings == parse_digest(text).warnings
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+def test_a_note_run_onto_its_abstracts_line_is_still_its_note(seed: Path) -> None:
+    text = seed.read_text(encoding="utf-8")
+    joined, notes = re.subn(rf"\n\n(?={NOTE})", " ", text)
+    assert notes > 0
+    original, digest = parse_digest(text), parse_digest(joined)
+
+    assert [replace(p, line=0) for p in digest.papers] == [
+        replace(p, line=0) for p in original.papers
+    ]
+    warned = [w for w in digest.warnings if "the note is on the abstract's line" in w.message]
+    assert len(warned) == notes
+    assert all(joined.split("\n")[w.line - 1].endswith(NOTE) for w in warned)
 
 
 def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
