@@ -155,10 +155,13 @@ _OUT_OF_ORDER = (
     "each paper); loaded as claim {0}"
 )
 _TWICE = "claim {} appears twice in this paper: expected claim {}; {}"
-# A statement's last sentence end, then English without CJK (no backtracking beyond it: the
-# quote stops at the first CJK character).
+# A quote on its claim's line: the statement's last sentence end, then English without CJK
+# (no backtracking beyond it: the quote stops at the first CJK character), perhaps after a
+# dash or a label, or in full-width brackets (`…。——The…`, `…。原文：The…`, `…。（The…）`).
 _QUOTE_AFTER = re.compile(
-    rf"(?P<claim>.*[。！？；…])\s*(?P<quote>[\"“'‘(]?[A-Za-z0-9][^{CJK_CHARS}]*)"
+    rf"(?P<claim>.*[。！？；…])\s*(?:[—–-]+\s*|(?i:{_QUOTE_LABEL.pattern}))?"
+    rf"(?:[（【](?P<enclosed>[\"“'‘]?[A-Za-z0-9][^{CJK_CHARS}]*)[）】]"
+    rf"|(?P<quote>[\"“'‘(]?[A-Za-z0-9][^{CJK_CHARS}]*))"
 )
 _QUOTE_MIN_WORDS = 4  # fewer is a term the statement ends with, not a quote
 _STRAY_QUOTE = (
@@ -791,9 +794,12 @@ def _quote_on_its_line(claim: _Item) -> bool:
     """A claim written with its quote after its statement (`N. <Chinese>。 "English…"`):
     the English after the statement's last sentence is taken for the quote."""
     found = _QUOTE_AFTER.fullmatch(join_lines(claim.claim_lines))
-    if found is None or len(found["quote"].split()) < _QUOTE_MIN_WORDS:
+    if found is None:
         return False
-    claim.claim_lines, claim.quote_lines = [found["claim"]], [found["quote"]]
+    quote: str = found["enclosed"] or found["quote"]
+    if len(quote.split()) < _QUOTE_MIN_WORDS:
+        return False
+    claim.claim_lines, claim.quote_lines = [found["claim"]], [quote]
     return True
 
 

@@ -264,6 +264,19 @@ LAYOUTS: dict[str, tuple[re.Pattern[str], Replacement]] = {
     "number on its own line": (re.compile(r"^(\d+)\. ", re.MULTILINE), r"\1.\n"),
     # The quote on the claim's line, after its statement (a joined export).
     "quote on the claim's line": (re.compile(r"^(\d+\. .*)\n\n {3,}(.*)$", re.MULTILINE), r"\1 \2"),
+    # ... after a dash or a label, or in full-width brackets.
+    "quote on the claim's line after a dash": (
+        re.compile(r"^(\d+\. .*)\n\n {3,}(.*)$", re.MULTILINE),
+        r"\1 —— \2",
+    ),
+    "quote on the claim's line after a label": (
+        re.compile(r"^(\d+\. .*)\n\n {3,}(.*)$", re.MULTILINE),
+        r"\1 原文：\2",
+    ),
+    "quote on the claim's line in brackets": (
+        re.compile(r"^(\d+\. .*)\n\n {3,}(.*)$", re.MULTILINE),
+        r"\1（\2）",
+    ),
     # Review labels in another case.
     "review labels in lower case": (
         re.compile(r"(Novelty|Soundness|Significance)："),
