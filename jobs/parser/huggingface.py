@@ -65,12 +65,12 @@ _META_LABEL = {name: label for label, names in _META_NAMES.items() for name in (
 # A metadata line of a label not read (`Comments:`, `Venue:`, `Code:`): inside the metadata,
 # it neither ends it nor hides the lines before it.
 _OTHER_META = re.compile(r"[^\W\d_][\w ./()-]{2,29}[:：]\s*\S.*")
+_META_LABELS = "|".join(sorted(map(re.escape, _META_LABEL), key=len, reverse=True))
 _META = re.compile(
-    _DRESSED.format(
-        "(?P<label>" + "|".join(sorted(map(re.escape, _META_LABEL), key=len, reverse=True)) + ")",
-        _COLON,
-    )
-    + r"\s*(?P<value>.*)",
+    _DRESSED.format(f"(?P<label>{_META_LABELS})", _COLON)
+    + r"\s*(?P<value>.*)"
+    # or a metadata table's row, as a markdown export writes it: `| Authors | A, B |`
+    + rf"|\|\s*(?:\*\*)?(?P<row_label>{_META_LABELS})(?:\*\*)?\s*{_COLON}?\s*\|(?P<cell>[^|]*)\|?",
     re.IGNORECASE,
 )
 _LIST_SEPARATOR = re.compile(r"\s*[,，;；]\s*")
@@ -160,6 +160,17 @@ def parse_entries(
     return papers, (*untitled, *unnumbered, *unlabelled)
 
 
+def _metadata(line: str) -> tuple[str, str] | None:
+    """A metadata line's label (as read) and value: `Authors: A, B`, or a table's row
+    `| Authors | A, B |`; None for any other line."""
+    if not (found := _META.fullmatch(line)):
+        return None
+    label, value = (
+        found.group("label", "value") if found["label"] else found.group("row_label", "cell")
+    )
+    return _META_LABEL[label.lower()], value.strip()
+
+
 def _unnumbered_title(
     stripped: Sequence[str], next_text: Sequence[int | None], index: int
 ) -> list[str] | None:
@@ -217,8 +228,8 @@ def _entry(
     sections, unlabelled = _sections(stripped[body:meta_start])
     meta: dict[str, str] = {}
     for line in stripped[meta_start:meta_end]:
-        if match := _META.fullmatch(line):
-            meta.setdefault(_META_LABEL[match["label"].lower()], match["value"].strip())
+        if labelled := _metadata(line):
+            meta.setdefault(*labelled)
 
     abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
     title = title or short_title(abstract_en or "")

@@ -196,6 +196,14 @@ def test_a_chinese_abstract_put_before_the_english_one_keeps_both() -> None:
     ] == [(p.abstract_en, p.abstract_zh, p.llm_analysis) for p in parse_digest(LIST).papers]
 
 
+def test_metadata_written_as_a_markdown_table_reads_the_same() -> None:
+    labels = "Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated"
+    table, rows = re.subn(rf"(?m)^({labels}):[ \t]*(.*)$", r"| \1 | \2 |", LIST)
+    assert rows > 100
+
+    assert parse_digest(table) == parse_digest(LIST)
+
+
 def test_an_entry_whose_only_link_is_its_huggingface_page_keeps_its_arxiv_id() -> None:
     page = re.sub(
         r"(?m)^Arxiv URL: https://arxiv\.org/abs/", "HF URL: https://huggingface.co/papers/", LIST
