@@ -591,17 +591,20 @@ def _number_then_text(line: str, following: str) -> bool:
 
 
 def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
-    """A plain paragraph with an indented English one after it, next to a claim, is a claim
-    whose number was lost or mistyped (`五、`, `Claim 5:`, `5.` on a line of its own): only
-    claims carry indented English. It is read as the claim its neighbours imply, with a
-    warning; taken for text, it would start a paper of its own."""
+    """A plain paragraph with an indented English one after it, next to a claim or to
+    another such pair, is a claim whose number was lost or mistyped (`五、`, `a.`, `- `,
+    `5.` on a line of its own): only claims carry indented English. It is read as the claim
+    its neighbours imply (the first of a list of them as claim 1), with a warning; taken
+    for text, it would start a paper of its own."""
     result: list[_Item] = []
     index = 0
     while index < len(items):
         item, end = items[index], index + 1
         while end < len(items) and _is_indented_english(items[end]):
             end += 1
-        claim = _claim_without_number(item, items[index + 1 : end], result, items[end : end + 1])
+        listed = end + 1 < len(items) and _is_indented_english(items[end + 1])  # a pair next
+        following = items[end : end + 1]
+        claim = _claim_without_number(item, items[index + 1 : end], result, following, listed)
         if claim is None:
             result.append(item)
             index += 1
@@ -619,15 +622,16 @@ def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> lis
 
 
 def _claim_without_number(
-    item: _Item, quotes: list[_Item], before: list[_Item], after: list[_Item]
+    item: _Item, quotes: list[_Item], before: list[_Item], after: list[_Item], listed: bool
 ) -> _Item | None:
     """`item` as the claim it is when `quotes` (indented English) follow it and a claim is
-    next to it (the last of `before`, or `after` when that is not the first claim)."""
+    next to it (the last of `before`, or `after` when that is not the first claim), or
+    another plain paragraph with its quote (`listed`)."""
     if item.kind != _PROSE or not quotes:
         return None
     previous = before[-1] if before and before[-1].kind == _CLAIM_ITEM else None
     following = after[0] if after and after[0].kind == _CLAIM_ITEM and after[0].number > 1 else None
-    if previous is None and following is None:
+    if previous is None and following is None and not (listed and after[0].kind == _PROSE):
         return None
     if bare := _BARE_NUMBER.fullmatch(item.text):  # `5.` alone: the number, without text
         number, lines = int(bare.group(1)), []

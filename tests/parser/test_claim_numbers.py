@@ -4,6 +4,7 @@ is still that claim, with a warning on its line; numbered like that without a qu
 it, a paragraph stays plain text (reviewers number their limitations that way)."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -168,6 +169,40 @@ def test_a_claim_that_lost_its_number_is_read_as_the_claim_its_neighbours_imply(
     ]
     assert paper.claims[1].text_zh == written + "声明二。"
     assert [str(w) for w in digest.warnings] == [f"line 15: {warning}; read as claim 2"]
+
+
+CHINESE_NUMERALS = "一二三四五六七八九十"
+LIST_MARKERS: dict[str, Callable[[int], str]] = {
+    "Chinese numerals": lambda n: CHINESE_NUMERALS[n - 1] + "、" if n <= 10 else f"十{n - 10}、",
+    "letters": lambda n: "abcdefghijklmnopqrstuvwxyz"[n - 1] + ". ",
+    "bullets": lambda n: "- ",
+    "nothing": lambda n: "",
+}
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+@pytest.mark.parametrize("marker", LIST_MARKERS)
+def test_claims_none_of_which_has_a_number_are_read_in_order(seed: int, marker: str) -> None:
+    """Claims set as a list of another kind, or not numbered at all, are still claims: a
+    plain paragraph with its indented English quote next to another such pair."""
+    text = DEEP_READ_SEEDS[seed]
+    mark = LIST_MARKERS[marker]
+    unnumbered, claims = _CLAIM_LINE.subn(lambda m: mark(int(m[1])), text)
+    digest = parse_digest(unnumbered)
+
+    read, original = papers(unnumbered), papers(text)
+    assert read.keys() == original.keys()
+    for key, paper in original.items():
+        as_read = read[key].claims
+        assert [(c.number, c.quote_en) for c in as_read] == [
+            (c.number, c.quote_en) for c in paper.claims
+        ]
+        assert all(
+            c.text_zh.endswith(o.text_zh) for c, o in zip(as_read, paper.claims, strict=True)
+        )
+        assert read[key].novelty == paper.novelty
+    numbered = [w for w in digest.warnings if "has no number of its own" in w.message]
+    assert len(numbered) == claims
 
 
 def test_a_claim_number_without_its_text_keeps_its_quote() -> None:
