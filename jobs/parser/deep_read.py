@@ -290,13 +290,17 @@ def parse_deep_reads(
 
         prose = _finish(open_read, pending, papers, warnings, before_body=True)
         if not prose:
-            what = f"claim {item.number}" if item.kind == _CLAIM_ITEM else "review paragraph"
+            what, outcome = (
+                (f"claim {item.number}", "read without it, named from its first claim")
+                if item.kind == _CLAIM_ITEM
+                else ("review paragraph", "this paper is left out")
+            )
             warnings.append(
                 DigestWarning(
                     item.line,
                     (
                         f"{what} has no paper text before it: a deep read starts with its "
-                        "positioning paragraph; this paper is left out"
+                        f"positioning paragraph; {outcome}"
                     ),
                 )
             )
@@ -309,7 +313,7 @@ def parse_deep_reads(
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
             review = items[index]
             index += 1
-        sound = bool(prose) and bool(claims or review)
+        sound = bool(claims) or bool(prose and review)  # claims keep a paper their text lost
         if prose and not sound:
             warnings.append(
                 DigestWarning(
@@ -891,6 +895,9 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
     texts = [item.text for item in read.prose]
     positioning, background, mechanism, experiments = _prose_sections(texts)
     claims = tuple(item.as_claim() for item in read.claims)
+    # One whose text was lost is named from its first claim, and has no key of the first
+    # parser version's (that one hashed its text).
+    named_by = positioning or claims[0].text_zh
     review = _split_review(read.review.text) if read.review else {}
     limitations, follow_ups = _tail_sections(tail)
     entry_text = "\n".join(
@@ -905,13 +912,13 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
     return ParsedPaper(
         kind=KIND_DEEP_READ,
         position=position,
-        line=read.prose[0].line,
-        key=text_key(claims[0].quote_en if claims else positioning),
-        aliases=(legacy_key(positioning),),
+        line=(read.prose or read.claims)[0].line,
+        key=text_key(claims[0].quote_en if claims else named_by),
+        aliases=(legacy_key(positioning),) if positioning else (),
         arxiv_id=None,
         title=None,
-        name=derive_name(positioning, entry_text) or fallback_name(positioning, entry_text),
-        subtitle=subtitle(positioning),
+        name=derive_name(named_by, entry_text) or fallback_name(named_by, entry_text),
+        subtitle=subtitle(positioning) if positioning else None,
         positioning=positioning,
         background=background,
         mechanism=mechanism,
@@ -925,7 +932,9 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
     )
 
 
-def _prose_sections(texts: list[str]) -> tuple[str, str | None, str | None, str | None]:
+def _prose_sections(
+    texts: list[str],
+) -> tuple[str | None, str | None, str | None, str | None]:
     """Positioning, background, mechanism, experiments, known only by position.
 
     A shorter paper does not say which section it left out. The first paragraph is always
@@ -934,6 +943,8 @@ def _prose_sections(texts: list[str]) -> tuple[str, str | None, str | None, str 
     the positioning, is the one given up first. So 2 paragraphs are positioning +
     experiments, 3 add the mechanism, and beyond 4 the extras join the background.
     """
+    if not texts:
+        return None, None, None, None
     positioning, *rest = texts
     experiments = rest.pop() if rest else None
     mechanism = rest.pop() if rest else None

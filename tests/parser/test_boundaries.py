@@ -345,3 +345,24 @@ def test_a_claim_split_by_a_blank_line_stays_whole(
     assert papers(split).keys() == papers(text).keys()
     assert claims_as_read(split) == claims_as_read(text)
     assert all("left out" not in w.message for w in parse_digest(split).warnings)
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_a_deep_read_whose_text_was_lost_keeps_its_claims_and_identity(seed: int) -> None:
+    """Its positioning, background, mechanism and experiments gone, a deep read is still its
+    claims and review: the same paper (its key is its first claim's quote), named from its
+    first claim, with a warning."""
+    text = DEEP_READ_SEEDS[seed]
+    original = next(p for p in parse_digest(text).papers if p.kind == KIND_DEEP_READ)
+    prose = (original.positioning, original.background, original.mechanism, original.experiments)
+    lost = text
+    for paragraph in filter(None, prose):
+        assert paragraph + "\n\n" in lost
+        lost = lost.replace(paragraph + "\n\n", "", 1)
+    digest = parse_digest(lost)
+
+    assert [p.key for p in digest.papers] == [p.key for p in parse_digest(text).papers]
+    paper = next(p for p in digest.papers if p.key == original.key)
+    assert (paper.claims, paper.novelty) == (original.claims, original.novelty)
+    assert paper.positioning is None and paper.name and not paper.name.startswith("text:")
+    assert any("read without it, named from its first claim" in w.message for w in digest.warnings)

@@ -8,10 +8,9 @@ NO_QUOTE = (
     "has no English quote: expected an indented paragraph (3+ spaces) after it; "
     "the claim is left out"
 )
-NO_TEXT = (
-    "has no paper text before it: a deep read starts with its positioning paragraph; "
-    "this paper is left out"
-)
+NO_TEXT = "has no paper text before it: a deep read starts with its positioning paragraph; "
+LEFT_OUT = NO_TEXT + "this paper is left out"
+READ_WITHOUT = NO_TEXT + "read without it, named from its first claim"
 ORDER = "(claims are numbered 1, 2, 3, … within each paper)"
 
 DEEP_READ_HEAD = "2026-01-01\n\n本文提出 FooNet，一个方法。\n\n"
@@ -208,22 +207,22 @@ WARNING_CASES = [
         ],
         [[1], [2]],
     ),
-    (
+    (  # the paper whose text was lost keeps its claims
         "claim right after the date",
-        "2026-01-01\n\n" + CLAIM + DEEP_READ_HEAD[12:] + CLAIM,
-        [f"line 3: claim 1 {NO_TEXT}"],
-        [[1]],
+        "2026-01-01\n\n" + OTHER_CLAIM + DEEP_READ_HEAD[12:] + CLAIM,
+        [f"line 3: claim 1 {READ_WITHOUT}"],
+        [[1], [1]],
     ),
     (
         "claims right after a review",
-        DEEP_READ_HEAD + CLAIM + REVIEW + CLAIM + "局限。\n",
-        [f"line 11: claim 1 {NO_TEXT}"],
-        [[1]],
+        DEEP_READ_HEAD + CLAIM + REVIEW + OTHER_CLAIM + "局限。\n",
+        [f"line 11: claim 1 {READ_WITHOUT}"],
+        [[1], [1]],
     ),
     (
         "two reviews",
         DEEP_READ_HEAD + CLAIM + REVIEW + REVIEW,
-        [f"line 11: review paragraph {NO_TEXT}"],
+        [f"line 11: review paragraph {LEFT_OUT}"],
         [[1]],
     ),
     (
