@@ -569,10 +569,8 @@ def _note_apart(paragraph: Paragraph) -> tuple[Paragraph, Paragraph] | None:
     english = [*before, last[:note]]
     if len(" ".join(english).split()) < _ABSTRACT_MIN_WORDS or any(map(has_cjk, english)):
         return None
-    line = paragraph.line + len(before)
-    return Paragraph(paragraph.line, (*before, last[:note].rstrip())), Paragraph(
-        line, (last[note:],)
-    )
+    abstract = Paragraph(paragraph.line, (*before, last[:note].rstrip()))
+    return abstract, Paragraph(paragraph.line + len(before), (last[note:],))
 
 
 def _number_with_its_text(paragraph: Paragraph) -> Paragraph:
@@ -606,9 +604,13 @@ def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> lis
         item, end = items[index], index + 1
         while end < len(items) and _is_indented_english(items[end]):
             end += 1
-        listed = end + 1 < len(items) and _is_indented_english(items[end + 1])  # a pair next
-        following = items[end : end + 1]
-        claim = _claim_without_number(item, items[index + 1 : end], result, following, listed)
+        listed = (  # another plain paragraph with its quote comes next
+            end + 1 < len(items)
+            and items[end].kind == _PROSE
+            and _is_indented_english(items[end + 1])
+        )
+        quotes, after = items[index + 1 : end], items[end : end + 1]
+        claim = _claim_without_number(item, quotes, result, after, listed)
         if claim is None:
             result.append(item)
             index += 1
@@ -635,7 +637,7 @@ def _claim_without_number(
         return None
     previous = before[-1] if before and before[-1].kind == _CLAIM_ITEM else None
     following = after[0] if after and after[0].kind == _CLAIM_ITEM and after[0].number > 1 else None
-    if previous is None and following is None and not (listed and after[0].kind == _PROSE):
+    if previous is None and following is None and not listed:
         return None
     if bare := _BARE_NUMBER.fullmatch(item.text):  # `5.` alone: the number, without text
         number, lines = int(bare.group(1)), []

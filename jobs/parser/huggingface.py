@@ -126,8 +126,9 @@ def parse_entries(
                 boundaries.append(index)
                 number = int(entry[1])
         elif (
-            (closed or not starts)
+            stripped[index]
             and not meta
+            and (closed or not starts)
             and (bare := _unnumbered_title(stripped, next_text, index))
         ):
             # First in the list or right after the metadata that closes the entry before,
@@ -298,11 +299,11 @@ def _sections(body: Sequence[str]) -> tuple[dict[int, list[str]], int | None]:
     stage = 0
     unlabelled = None
     for index, line in enumerate(body):
-        if (
-            stage < _ABSTRACT_EN or (stage == _ABSTRACT_ZH and not any(sections[_ABSTRACT_EN]))
-        ) and (
-            match := _ABSTRACT.match(line)
-        ):  # the English abstract, or after the Chinese one that an export put first
+        # The English abstract comes first, or after the Chinese one if an export put it so.
+        english_next = stage < _ABSTRACT_EN or (
+            stage == _ABSTRACT_ZH and not any(sections[_ABSTRACT_EN])
+        )
+        if english_next and (match := _ABSTRACT.match(line)):
             stage = _ABSTRACT_EN
             sections[stage].append(match.group(1))
         elif stage < _ABSTRACT_ZH and _ZH_HEADING.fullmatch(line):
