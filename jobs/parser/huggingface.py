@@ -47,6 +47,9 @@ _ABSTRACT = re.compile(_DRESSED.format("Abstract", _COLON) + r"\s*(.*)", re.IGNO
 _ZH_HEADING = re.compile(_DRESSED.format("中文摘要", _COLON + "?"))
 _ZH_ABSTRACT = re.compile(_DRESSED.format("摘要", _COLON) + r"\s*(.*)")
 _ANALYSIS = re.compile(_DRESSED.format("LLM Analysis", _COLON + "?"), re.IGNORECASE)
+# A title's label, and an arXiv ID a list puts before it (its own: read as its ID).
+_TITLE_LABEL = re.compile(r"(?:\*\*)?(?:Title|标题)(?:\*\*)?\s*[:：](?:\*\*)?\s*", re.IGNORECASE)
+_CITED_ID = re.compile(r"\[(?:arXiv:\s*)?([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)\]\s*", re.IGNORECASE)
 _UNDRESSED = re.compile(r"^(?:#{1,6}\s*)?(?:\*\*)?")
 _LIST_HEADING = re.compile(_DRESSED.format("Latest Papers", _COLON + "?"), re.IGNORECASE)
 # The metadata labels, and the other names exporters give them (read as these).
@@ -190,7 +193,8 @@ def _title_text(lines: list[str]) -> str:
     """A title's lines as one: a word wrapped at its hyphen whole again, the closing `**`
     of a bold title that was wrapped dropped."""
     whole = _WRAPPED_AT_HYPHEN.sub("", "\n".join(lines)).split("\n")
-    return _LINK.sub(r"\1", join_lines(whole).removesuffix("**").rstrip())
+    title = _LINK.sub(r"\1", join_lines(whole).removesuffix("**").rstrip())
+    return _TITLE_LABEL.sub("", title, count=1)
 
 
 def _wraps_title(stripped: Sequence[str], index: int) -> bool:
@@ -233,15 +237,14 @@ def _entry(
             meta.setdefault(*labelled)
 
     abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
+    cited = _CITED_ID.match(title) if title else None  # `[2610.01762] Title`: its own ID
+    if title and cited:
+        title = title[cited.end() :]
     title = title or short_title(abstract_en or "")
-    arxiv_id = next(
-        (
-            found
-            for field in ("arxiv id", "arxiv url", "pdf url", "coolpaper url", "paper url")
-            if (found := find_arxiv_id(meta.get(field)))
-        ),
-        None,
-    )
+    links = [
+        meta.get(f) for f in ("arxiv id", "arxiv url", "pdf url", "coolpaper url", "paper url")
+    ]
+    arxiv_id = next(filter(None, map(find_arxiv_id, [*links, cited and cited[1]])), None)
     key = arxiv_key(arxiv_id) if arxiv_id is not None else text_key(abstract_en or title)
     # An earlier listing of the same entry without its arXiv lines was keyed by its text:
     # those keys map that row onto this one instead of leaving a duplicate.

@@ -204,6 +204,23 @@ def test_metadata_written_as_a_markdown_table_reads_the_same() -> None:
     assert parse_digest(table) == parse_digest(LIST)
 
 
+@pytest.mark.parametrize("label", ["Title: ", "**Title:** ", "标题："])
+def test_a_title_labelled_as_one_is_the_title(label: str) -> None:
+    labelled = _ENTRY.sub(lambda m: f"{m[1]}. {label}{m[2]}\n\nAbstract:", LIST)
+
+    assert entries(labelled) == entries(LIST)
+
+
+def test_an_arxiv_id_before_a_title_is_the_entrys_id_not_its_title() -> None:
+    ids = [p.arxiv_id for p in parse_digest(LIST).papers]
+    cited = iter(ids)
+    listed = _ENTRY.sub(lambda m: f"{m[1]}. [{next(cited)}] {m[2]}\n\nAbstract:", LIST)
+    without_links = re.sub(r"(?m)^(?:PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL): .*$", "", listed)
+
+    assert entries(listed) == entries(LIST)
+    assert [p.arxiv_id for p in parse_digest(without_links).papers] == ids
+
+
 def test_an_entry_whose_only_link_is_its_huggingface_page_keeps_its_arxiv_id() -> None:
     page = re.sub(
         r"(?m)^Arxiv URL: https://arxiv\.org/abs/", "HF URL: https://huggingface.co/papers/", LIST
