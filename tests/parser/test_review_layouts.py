@@ -46,10 +46,15 @@ DRESSED: dict[str, Callable[[str], str]] = {
     "bold lines": lambda text: _LATER_LABEL.sub(r"\n**\1**\n", text).replace(
         "\nNovelty：", "\n**Novelty**\n"
     ),
+    "a numbered list": lambda text: re.sub(
+        r"(?m)^Novelty：(.*?) Soundness：(.*?) Significance：",
+        r"1. Novelty：\1\n2. Soundness：\2\n3. Significance：",
+        text,
+    ),
 }
 
 
-_OPENS_REVIEW = re.compile(r"\W*(?:Novelty|新颖性\s*[（(])")
+_OPENS_REVIEW = re.compile(r"(?:\d+\.\s*)?\W*(?:Novelty|新颖性\s*[（(])")
 
 
 def _review(paper: ParsedPaper) -> tuple[str | None, str | None, str | None]:
