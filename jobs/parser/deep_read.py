@@ -92,10 +92,10 @@ _SEPARATOR = r"\s*[：:]|\s+[-–—|]|\s*[–—]{1,2}"
 
 def _label(labels: str, flags: int = 0) -> re.Pattern[str]:
     """A review label as the format writes it (`Novelty：`), as a list item or in bold
-    (`- Novelty：`, `1. Novelty：`, `**Novelty**：`), or dressed otherwise: a heading (`### Novelty`), in
-    brackets (`【Novelty】`), with a dash (`Novelty - `), or with the other language's name
-    beside it (`Novelty（新颖性）：`). Undressed, a label needs its colon or dash: the text
-    says "novelty" too."""
+    (`- Novelty：`, `1. Novelty：`, `**Novelty**：`), or dressed otherwise: a heading
+    (`### Novelty`), in brackets (`【Novelty】`), with a dash (`Novelty - `), or with the
+    other language's name beside it (`Novelty（新颖性）：`). Undressed, a label needs its
+    colon or dash: the text says "novelty" too."""
     return re.compile(
         rf"(?=[-*•#\[【〔〖0-9{_LABEL_STARTS}])"  # most paragraphs fail at once
         r"(?:[-*•]\s*|[0-9]{1,2}[.、)）]\s*)?(?P<heading>#{1,6}\s*)?(?P<bold>\*\*)?(?P<open>[【\[〔〖])?"
