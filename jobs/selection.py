@@ -82,7 +82,9 @@ def select_files(paths: Iterable[Path]) -> Selection:
 
 def not_a_digest(data: bytes) -> Skipped | None:
     """Why a file's bytes are no digest at all, or None when they start like one (which
-    does not make them a sound one: the parser judges that)."""
+    does not make them a sound one: the parser judges that). A file that starts otherwise
+    (UNKNOWN_START) is still a digest if the parser reads papers from it (a title holding
+    its date): ingest asks it."""
     encoding, data = byte_order(data)
     if encoding != "utf-8":  # judged on its head, read as the parser reads it
         data = data[: 2 * _HEAD_BYTES].decode(encoding, "ignore").encode()

@@ -3,6 +3,7 @@
 Section headings were stripped from this format, so everything is known by position:
 
     deep read      = prose+ (claim+ review? | review) limitations? follow_ups?
+                   | claim+ review? limitations? follow_ups?   (its text lost: a warning)
     abstract-only  = abstract NOTE
     claim          = "N. <Chinese>" + an indented (3+ spaces) English quote
 
@@ -255,8 +256,8 @@ def _claim_heading(body: str, lines: Sequence[str], index: int) -> bool:
     """Whether a heading is a claim set as one (`#### 5. <text>`): numbered, its quote next."""
     if not (body[:1] == "#" and _LOOSE_CLAIM.fullmatch(body)):
         return False
-    following = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
-    return following is not None and indent_of(lines[following]) >= QUOTE_INDENT
+    following = next((lines[i] for i in range(index + 1, len(lines)) if lines[i].strip()), "")
+    return indent_of(following) >= QUOTE_INDENT or following.lstrip()[:1] == ">"
 
 
 def parse_deep_reads(

@@ -2,6 +2,7 @@
 What either format's file may suffer whole (mojibake, a paper written twice) is dealt
 with here."""
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -92,16 +93,17 @@ def opening_line(lines: Sequence[str]) -> int | None:
     """The index of a digest's first line (its date or header): the first with text, past
     markdown a pipeline put before it (a title as a heading, a rule, a code fence) and a
     short line of text that the date line or header follows (a title). A title with the
-    date in it is the first line."""
-    title = None  # a short line of text, which the next one may prove a title
+    date in it is the first line when no date line or header follows it."""
+    title = None  # a short line of text: the first line, unless a date line follows it
     for index, line in enumerate(lines):
         text = line.strip()
-        opens = bool(text) and (_opens_a_digest(text) or _titled_date(text) is not None)
-        if not text or (is_markup(text) and not opens):
+        if not text:
             continue
-        if opens:
+        if _opens_a_digest(text):
             return index
-        if title is not None:  # no date line after the short one: the short one is first
+        if is_markup(text) and _titled_date(text) is None:
+            continue
+        if title is not None:
             return title
         if len(text) > _TITLE_LENGTH:
             return index
@@ -147,9 +149,9 @@ def _parse(text: str) -> ParsedDigest:
         described = f"'{expected}'" if huggingface else "the date as YYYY-MM-DD"
         first_line = _first_line(head, expected, described, line_number)
         read = _huggingface if huggingface else _deep_reads
-        digest = read(lines, first, titled, (*opening, *first_line))
-        if digest.papers:
-            return digest
+        with contextlib.suppress(DigestParseError):  # then: what the line is not, below
+            if (digest := read(lines, first, titled, (*opening, *first_line))).papers:
+                return digest
 
     if _DATE_LIKE.match(head):
         _parse_date(head, line_number)  # raises: the line is no YYYY-MM-DD date

@@ -4,7 +4,8 @@ An entry starts at `N. <Title>` only when the next non-blank line is `Abstract:`
 analysis has numbered lines of its own, and the table of contents after the repeated header
 at the end of the file lists every title again without an abstract, so neither starts a
 paper. Anchored so, the number may be written other ways (`N)`, `## N.`, `**N. Title**`),
-a long title may be wrapped over the lines right after it or be a markdown link. An entry
+a long title may be wrapped over the lines right after it or be a markdown link; right
+after the entry before, a title that lost its number starts one too (a warning). An entry
 whose `Abstract:` label was lost is anchored by its place: an English title numbered next,
 first in the list or right after the metadata that closes the entry before; one whose title
 line was lost, by its `Abstract:` there.
@@ -50,6 +51,7 @@ _ANALYSIS = re.compile(_DRESSED.format("LLM Analysis", _COLON + "?"), re.IGNOREC
 # A title's label, and an arXiv ID a list puts before it (its own: read as its ID).
 _TITLE_LABEL = re.compile(r"(?:\*\*)?(?:Title|标题)(?:\*\*)?\s*[:：](?:\*\*)?\s*", re.IGNORECASE)
 _CITED_ID = re.compile(r"\[(?:arXiv:\s*)?([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)\]\s*", re.IGNORECASE)
+_LETTER = re.compile(r"[^\W\d_]")
 _UNDRESSED = re.compile(r"^(?:#{1,6}\s*)?(?:\*\*)?")
 _LIST_HEADING = re.compile(_DRESSED.format("Latest Papers", _COLON + "?"), re.IGNORECASE)
 # The metadata labels, and the other names exporters give them (read as these).
@@ -73,7 +75,8 @@ _META = re.compile(
     _DRESSED.format(f"(?P<label>{_META_LABELS})", _COLON)
     + r"\s*(?P<value>.*)"
     # or a metadata table's row, as a markdown export writes it: `| Authors | A, B |`
-    + rf"|\|\s*(?:\*\*)?(?P<row_label>{_META_LABELS})(?:\*\*)?\s*{_COLON}?\s*\|(?P<cell>[^|]*)\|?",
+    + rf"|\|\s*(?:\*\*)?(?P<row_label>{_META_LABELS})(?:\*\*)?\s*(?:{_COLON}\s*)?"
+    + r"\|(?P<cell>[^|]*)\|?",
     re.IGNORECASE,
 )
 _LIST_SEPARATOR = re.compile(r"\s*[,，;；]\s*")
@@ -107,7 +110,8 @@ def parse_entries(
     closed = False  # the last non-blank line was metadata: an entry ended there
     number = 0  # the last entry's
     for index in range(start, len(lines)):
-        meta = bool(stripped[index]) and _META.fullmatch(stripped[index]) is not None
+        found = _META.fullmatch(stripped[index]) if stripped[index] else None
+        meta = found is not None
         if HEADER.fullmatch(stripped[index]):
             boundaries.append(index)
         elif entry := _ENTRY.fullmatch(stripped[index]):
@@ -146,8 +150,10 @@ def parse_entries(
             starts[index] = None
             boundaries.append(index)
             number += 1
-        if stripped[index]:
-            closed = meta
+        if stripped[index]:  # other names (`作者：`, `Date:`) occur in analyses too: not these
+            closed = (
+                found is not None and (found["label"] or found["row_label"]).lower() in _META_NAMES
+            )
     boundaries.sort()
     entries = [
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
@@ -180,8 +186,13 @@ def _unnumbered_title(
 ) -> list[str] | None:
     """The lines of a title without its number that starts at `index` (an English line,
     none of an entry's labelled ones, perhaps wrapped, with `Abstract:` next), or None."""
-    if not _wraps_title(stripped, index) or _LIST_HEADING.fullmatch(stripped[index]):
-        return None  # `Latest Papers` heads the list: an abstract after it lost its title
+    line = stripped[index]
+    if (
+        not _wraps_title(stripped, index)
+        or _LIST_HEADING.fullmatch(line)
+        or not _LETTER.search(line)
+    ):
+        return None  # `Latest Papers` heads the list, a rule no title: the abstract lost it
     title = [_UNDRESSED.sub("", stripped[index], count=1)]  # a heading or bold, as numbered ones
     while len(title) < _TITLE_LINES and _wraps_title(stripped, index + len(title)):
         title.append(stripped[index + len(title)])
@@ -194,7 +205,8 @@ def _title_text(lines: list[str]) -> str:
     of a bold title that was wrapped dropped."""
     whole = _WRAPPED_AT_HYPHEN.sub("", "\n".join(lines)).split("\n")
     title = _LINK.sub(r"\1", join_lines(whole).removesuffix("**").rstrip())
-    return _TITLE_LABEL.sub("", title, count=1)
+    label = _TITLE_LABEL.match(title)
+    return title[label.end() :] if label else title
 
 
 def _wraps_title(stripped: Sequence[str], index: int) -> bool:

@@ -20,8 +20,8 @@ _BOMS = {b"\xef\xbb\xbf": "utf-8", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-1
 # is blank, and a date line that ends in one is still a date.
 _DEBRIS = "\ufeff\u200b\u2060\u200e\u200f\u00ad"  # the last: a soft hyphen, web text's
 LOST = "\ufffd"  # a character lost in encoding
-# A UTF-8 file with at most this many stray bytes, one in 100 of its other characters at
-# most, is read with them lost; more, and it is no UTF-8 (GBK, a binary).
+# A UTF-8 file with at most this many stray bytes, and one for every 100 of its other
+# characters at most, is read with them lost; more, and it is no UTF-8 (GBK, a binary).
 _STRAY_BYTES = 16
 _STRAY_SHARE = 100
 # Control characters other than tab, LF, VT, FF and CR.
@@ -70,16 +70,10 @@ def decode_digest(data: bytes) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        if encoding == "utf-8" and (repaired := _stray_bytes_replaced(data)) is not None:
-            return repaired
-        line = data[: exc.start].decode(encoding, errors="replace").count("\n") + 1
-        hint = _guess_encoding(data) if encoding == "utf-8" else ""
-        name = "UTF-8" if encoding == "utf-8" else "UTF-16"
-        raise DigestParseError(
-            f"file is not valid {name} (byte 0x{data[exc.start]:02x} at offset "
-            f"{exc.start + offset})" + hint,
-            line,
-        ) from None
+        repaired = _stray_bytes_replaced(data) if encoding == "utf-8" else None
+        if repaired is None:
+            raise _not_decoded(data, encoding, exc, offset) from None
+        text = repaired
     if not text.strip():
         raise DigestParseError("file holds only whitespace")
     if "\x00" in text or len(_CONTROL.findall(text)) > len(text) * _BINARY_CONTROL_SHARE:
@@ -160,14 +154,27 @@ codecs.register_error(_C1_AS_BYTES, _c1_as_bytes)
 _MOJIBAKE_LEAD = re.compile("[\u00e2-\u00ef][\u0080-\u00bf\u0152-\u2122]")
 
 
+def _not_decoded(
+    data: bytes, encoding: str, error: UnicodeDecodeError, offset: int
+) -> DigestParseError:
+    """The error for a file that is not the encoding it claims, with where and a hint."""
+    line = data[: error.start].decode(encoding, errors="replace").count("\n") + 1
+    hint = _guess_encoding(data) if encoding == "utf-8" else ""
+    name = "UTF-8" if encoding == "utf-8" else "UTF-16"
+    return DigestParseError(
+        f"file is not valid {name} (byte 0x{data[error.start]:02x} at offset "
+        f"{error.start + offset})" + hint,
+        line,
+    )
+
+
 def _stray_bytes_replaced(data: bytes) -> str | None:
     """UTF-8 with a few stray bytes among much valid text (a Windows-1252 quote pasted in,
     a character cut by a broken transfer), read with those bytes as '�' (the parser warns
     where); None when the file is not UTF-8 at all."""
     text = data.decode("utf-8", errors="replace")
     stray = text.count(LOST) - data.count(LOST.encode())
-    other = len(text) - len(text.encode("ascii", "ignore")) - stray  # valid non-ASCII
-    return text if stray <= _STRAY_BYTES and stray * _STRAY_SHARE <= other else None
+    return text if stray <= _STRAY_BYTES and stray * _STRAY_SHARE <= len(text) - stray else None
 
 
 def _guess_encoding(data: bytes) -> str:

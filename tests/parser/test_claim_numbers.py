@@ -205,6 +205,13 @@ def test_claims_none_of_which_has_a_number_are_read_in_order(seed: int, marker: 
     assert len(numbered) == claims
 
 
+def test_a_claim_set_as_a_heading_with_a_blockquote_quote_is_the_claim() -> None:
+    text = HEAD + "1. 声明一。\n\n   First.\n\n#### 2. 声明二。\n\n> Second.\n\n" + REVIEW
+    (paper,) = parse_digest(text).papers
+
+    assert [(c.number, c.quote_en) for c in paper.claims] == [(1, "First."), (2, "Second.")]
+
+
 def test_a_claim_number_without_its_text_keeps_its_quote() -> None:
     text = HEAD + "1. 声明一。\n\n   First.\n\n2.\n\n   Second.\n\n" + REVIEW
     digest = parse_digest(text)

@@ -211,6 +211,34 @@ def test_a_title_labelled_as_one_is_the_title(label: str) -> None:
     assert entries(labelled) == entries(LIST)
 
 
+def test_a_title_holding_the_word_title_keeps_it() -> None:
+    first = _ENTRY.search(LIST)
+    assert first is not None
+    titled = LIST[: first.start(2)] + "What's in a Title: Naming" + LIST[first.end(2) :]
+
+    assert parse_digest(titled).papers[0].title == "What's in a Title: Naming"
+
+
+def test_a_rule_before_an_abstract_is_no_title() -> None:
+    first = _ENTRY.search(LIST)
+    assert first is not None
+    ruled = LIST[: first.start()] + "---" + LIST[first.end(2) :]
+
+    paper = parse_digest(ruled).papers[0]
+    assert paper.title != "---" and paper.arxiv_id == parse_digest(LIST).papers[0].arxiv_id
+
+
+def test_metadata_names_in_an_analysis_start_no_entry() -> None:
+    """`作者：` or `Date:` lines in an analysis, then an English numbered line: no entry."""
+    analysis = re.compile(r"(?m)^(LLM Analysis\n\n)")
+    inserted = analysis.sub(r"\1作者：某团队\n\n2. Overview of the method\n\n", LIST, count=3)
+    assert inserted != LIST
+
+    assert [(p.key, p.title) for p in parse_digest(inserted).papers] == [
+        (p.key, p.title) for p in parse_digest(LIST).papers
+    ]
+
+
 def test_an_arxiv_id_before_a_title_is_the_entrys_id_not_its_title() -> None:
     ids = [p.arxiv_id for p in parse_digest(LIST).papers]
     cited = iter(ids)

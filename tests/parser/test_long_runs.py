@@ -32,6 +32,9 @@ CASES = {
         DEEP_READ, f"#{RUN}Novelty{RUN}x", "从审稿角度看"
     ),
     "a tag with its end far away": _with_line(DEEP_READ, f"<b{RUN}>" * 3, "从审稿角度看"),
+    "a metadata table's row with its cell far away": _with_line(
+        HUGGINGFACE, f"| Authors{RUN}x", "Published:"
+    ),
     "a title with its date far away": f"论文精读{RUN}Sep{RUN}9, 2026\n\n本文提出 X。\n",
 }
 

@@ -244,6 +244,16 @@ def test_a_few_bytes_that_are_not_utf8_lose_only_their_characters(seed: Path) ->
     )
 
 
+def test_a_control_heavy_file_with_stray_bytes_is_still_refused_as_binary() -> None:
+    with pytest.raises(DigestParseError, match="binary"):
+        decode_digest(b"2026-01-01\n" + b"\x01\x02\x03 " * 200 + b"\x93x\x94")
+
+
+def test_a_dated_line_over_no_paper_keeps_its_old_error() -> None:
+    with pytest.raises(DigestParseError, match="'2026-09-28 meeting' is not a date"):
+        parse_digest("2026-09-28 meeting\n\nWe met and read a paper.\n")
+
+
 def test_a_file_mostly_not_utf8_is_still_refused() -> None:
     text = next(s.read_text(encoding="utf-8") for s in seed_files())
     with pytest.raises(DigestParseError, match=r"not valid UTF-8.*reads as GBK"):
@@ -294,7 +304,10 @@ def test_text_with_an_ampersand_but_no_entity_is_read_as_written() -> None:
 @pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
 @pytest.mark.parametrize(
     "before",
-    ["# 每日论文精读", "## Daily digest\n\n---", "```text", "***", "每日论文精读", "Daily digest"],
+    [
+        *["# 每日论文精读", "## Daily digest\n\n---", "```text", "***", "每日论文精读"],
+        *["Daily digest", "# 论文精读 2026-01-01", "HuggingFace daily digest, January 1, 2026"],
+    ],
 )
 def test_a_title_before_the_first_line_is_left_out_with_a_warning(seed: Path, before: str) -> None:
     text = seed.read_text(encoding="utf-8")
