@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jobs.parser.digest import opening_line
-from jobs.parser.text import byte_order, digest_lines
+from jobs.parser.text import DRESSING, byte_order, digest_lines
 
 _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
 # How a digest's first line starts: a date (even a malformed one: that is the digest's
 # error, reported as such) or the HuggingFace header.
 _STARTS_LIKE_A_DIGEST = re.compile(
-    r"(?:#{1,6}\s*)?(?:\*\*)?(?:[0-9]{4}\s*[-/.年]|HuggingFace\s+(?:Daily\s+)?Papers)",
+    DRESSING + r"(?:[0-9]{4}\s*[-/.年]|HuggingFace\s+(?:Daily\s+)?Papers)",
     re.IGNORECASE,
 )
 _TEXT = re.compile(rb"\S")

@@ -13,14 +13,16 @@ from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
-from .text import LOST, digest_lines, paragraphs, unescaped, unmangled, untagged
+from .text import DRESSING, LOST, digest_lines, paragraphs, unescaped, unmangled, untagged
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
 # `2026年9月28日`, a weekday after it, dressed as a markdown heading or in bold.
+_DATE_CORE = r"([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})"  # y, m, d
 _OTHER_DATE = re.compile(
-    r"(?:#{1,6}\s*)?(?:\*\*)?([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})"
-    r"(?:\s*日)?(?:[\s,，]*[(（]?(?:(?:星期|周)[一二三四五六日天]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+    DRESSING
+    + _DATE_CORE
+    + r"(?:\s*日)?(?:[\s,，]*[(（]?(?:(?:星期|周)[一二三四五六日天]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
     r"[a-z]*\.?)[)）]?)?(?:\*\*)?",
     re.IGNORECASE,
 )
@@ -30,9 +32,7 @@ _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-forme
 # it (`论文精读 2026-09-28`, `Deep reads, September 28, 2026`); and a line this short that
 # the date line follows is the file's title.
 _TITLE_LENGTH = 80
-_DATE_IN = re.compile(
-    r"(?<![0-9])([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})(?![0-9])"
-)
+_DATE_IN = re.compile(rf"(?<![0-9]){_DATE_CORE}(?![0-9])")
 _MONTH = (
     r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"

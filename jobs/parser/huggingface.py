@@ -25,12 +25,12 @@ from storage.paper_keys import arxiv_key, find_arxiv_id, legacy_key, text_key
 from .errors import DigestWarning
 from .model import KIND_HUGGINGFACE, ParsedPaper
 from .naming import short_title
-from .text import has_cjk, is_cjk, join_lines, list_number
+from .text import DRESSING, has_cjk, is_cjk, join_lines, list_number
 
 # The list's header, its date in group 1; dressed as a heading or in bold, `Daily` in its
 # name, any case, a colon or a dash before the date: the same header (a warning).
 HEADER = re.compile(
-    r"(?:#{1,6}\s*)?(?:\*\*)?HuggingFace\s+(?:Daily\s+)?Papers(?:\*\*)?"
+    DRESSING + r"HuggingFace\s+(?:Daily\s+)?Papers(?:\*\*)?"
     r"(?:(?:\s*[:：\-–—]\s*|\s+)(\S+(?:\s+\S+)?))??(?:\*\*)?",  # a date, maybe a weekday
     re.IGNORECASE,
 )
@@ -52,7 +52,7 @@ _ANALYSIS = re.compile(_DRESSED.format("LLM Analysis", _COLON + "?"), re.IGNOREC
 _TITLE_LABEL = re.compile(r"(?:\*\*)?(?:Title|标题)(?:\*\*)?\s*[:：](?:\*\*)?\s*", re.IGNORECASE)
 _CITED_ID = re.compile(r"\[(?:arXiv:\s*)?([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)\]\s*", re.IGNORECASE)
 _LETTER = re.compile(r"[^\W\d_]")
-_UNDRESSED = re.compile(r"^(?:#{1,6}\s*)?(?:\*\*)?")
+_UNDRESSED = re.compile("^" + DRESSING)
 _LIST_HEADING = re.compile(_DRESSED.format("Latest Papers", _COLON + "?"), re.IGNORECASE)
 # The metadata labels, and the other names exporters give them (read as these).
 _META_NAMES = {
@@ -115,11 +115,7 @@ def parse_entries(
         if HEADER.fullmatch(stripped[index]):
             boundaries.append(index)
         elif entry := _ENTRY.fullmatch(stripped[index]):
-            title = [entry["title"]]
-            while len(title) < _TITLE_LINES and _wraps_title(stripped, index + len(title)):
-                title.append(stripped[index + len(title)])
-            after = index + len(title)
-            following = next_text[after] if after < len(lines) else None
+            title, following = _title_lines(stripped, next_text, index, entry["title"])
             abstract = following is not None and _ABSTRACT.match(stripped[following])
             # The next entry's English title, first in the list or right after the metadata
             # that closes the entry before, starts it even when its `Abstract:` label was
@@ -193,11 +189,21 @@ def _unnumbered_title(
         or not _LETTER.search(line)
     ):
         return None  # `Latest Papers` heads the list, a rule no title: the abstract lost it
-    title = [_UNDRESSED.sub("", stripped[index], count=1)]  # a heading or bold, as numbered ones
+    undressed = _UNDRESSED.sub("", line, count=1)  # a heading or bold, as numbered ones
+    title, following = _title_lines(stripped, next_text, index, undressed)
+    return title if following is not None and _ABSTRACT.match(stripped[following]) else None
+
+
+def _title_lines(
+    stripped: Sequence[str], next_text: Sequence[int | None], index: int, first: str
+) -> tuple[list[str], int | None]:
+    """A title starting at `index` (its text there `first`) with the lines that wrap it,
+    and the index of the next line with text after it (None: the end)."""
+    title = [first]
     while len(title) < _TITLE_LINES and _wraps_title(stripped, index + len(title)):
         title.append(stripped[index + len(title)])
-    following = next_text[index + len(title)] if index + len(title) < len(stripped) else None
-    return title if following is not None and _ABSTRACT.match(stripped[following]) else None
+    after = index + len(title)
+    return title, next_text[after] if after < len(stripped) else None
 
 
 def _title_text(lines: list[str]) -> str:

@@ -20,6 +20,8 @@ _BOMS = {b"\xef\xbb\xbf": "utf-8", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-1
 # is blank, and a date line that ends in one is still a date.
 _DEBRIS = "\ufeff\u200b\u2060\u200e\u200f\u00ad"  # the last: a soft hyphen, web text's
 LOST = "\ufffd"  # a character lost in encoding
+# How a markdown export dresses a line the format writes plain: a heading, bold.
+DRESSING = r"(?:#{1,6}\s*)?(?:\*\*)?"
 # A UTF-8 file with at most this many stray bytes, and one for every 100 of its other
 # characters at most, is read with them lost; more, and it is no UTF-8 (GBK, a binary).
 _STRAY_BYTES = 16
