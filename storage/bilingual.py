@@ -44,6 +44,7 @@ from itertools import chain
 from pathlib import Path
 
 PER_WORD = 3  # translations of one word, best first
+RELATED = 6  # words of a word's group (ml_related.tsv), in the group's order
 HOMOPHONES = 3  # words offered for a mistyped one, best first
 LONGEST_HOMOPHONE = 4  # characters; longer runs are phrases, not one mistyped word
 _READINGS_TRIED = 32  # of a run's sounds (characters with several readings multiply)
@@ -52,6 +53,7 @@ LONGEST_SENSE = 3  # English words in a sense kept
 _LONGEST_SENSE_CHARS = 60  # a sense of three words, with an explanation in brackets
 _DATA = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 GLOSSARY = Path(__file__).with_name("data") / "ml_glossary.tsv"
+RELATED_WORDS = GLOSSARY.with_name("ml_related.tsv")
 log = logging.getLogger(__name__)
 
 _LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
@@ -76,6 +78,9 @@ class Dictionary:
     # characters that sound so, best first; a character -> its readings (`yan`).
     sounds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     readings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A word's key (its stems, or simplified Chinese) -> the other words of its groups in
+    # ml_related.tsv (`faster`: `speedup`, `加速`), as written.
+    related: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def segment(self, run: str) -> list[str]:
         """A run of Chinese characters cut into dictionary words by greedy longest match;
@@ -189,7 +194,9 @@ def cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -
         return _read(path, fold, key)
     folder, made_by = cache
     name = hashlib.sha256(
-        b"\0".join([made_by, Path(__file__).read_bytes(), GLOSSARY.read_bytes(), path.read_bytes()])
+        b"\0".join(
+            [made_by, *(p.read_bytes() for p in (Path(__file__), GLOSSARY, RELATED_WORDS, path))]
+        )
         + f"{marshal.version}".encode()
     ).hexdigest()[:20]
     file = folder / f"bilingual-{name}.marshal"
@@ -203,7 +210,14 @@ def cached(path: Path, fold: Fold, key: Key, cache: tuple[Path, bytes] | None) -
     try:
         folder.mkdir(parents=True, exist_ok=True)
         partial = file.with_suffix(f".{os.getpid()}.tmp")
-        fields = (read.english, read.chinese, read.longest, read.sounds, read.readings)
+        fields = (
+            read.english,
+            read.chinese,
+            read.longest,
+            read.sounds,
+            read.readings,
+            read.related,
+        )
         partial.write_bytes(marshal.dumps(fields))
         partial.replace(file)  # whole or not at all, even with replicas sharing the folder
     except OSError as error:
@@ -237,6 +251,24 @@ def _glossary_entries(path: Path) -> Iterator[tuple[str, bool, list[str], str]]:
             for word in words:
                 if HAN.fullmatch(word) and len(word) <= LONGEST_HEADWORD:
                     yield word, False, [english], ""
+
+
+def _related(path: Path, fold: Fold, key: Key) -> dict[str, tuple[str, ...]]:
+    """Each word of a group -> the group's other words, first groups first (a word may
+    stand in several), at most RELATED."""
+    related: dict[str, dict[str, str]] = {}  # key -> {another word's key: the word}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        group: dict[str, str] = {}  # `save`, `saving`: one key, the first word kept
+        for word in filter(None, map(str.strip, line.split("\t"))):
+            group.setdefault(key(word) if word.isascii() else fold(word), word)
+        for word_key in group:
+            others = related.setdefault(word_key, {})
+            for other_key, other in group.items():
+                if other_key != word_key:
+                    others.setdefault(other_key, other)
+    return {k: tuple(others.values())[:RELATED] for k, others in related.items() if k}
 
 
 def plain_senses(sense: str) -> list[str]:
@@ -327,4 +359,5 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
             for sound, words in sounds.items()
         },
         readings={character: tuple(dict.fromkeys(r)) for character, r in readings.items()},
+        related=_related(RELATED_WORDS, fold, key),
     )

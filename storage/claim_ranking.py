@@ -31,6 +31,7 @@ from storage.search_text import Query
 # What a word's translation counts for in a claim's score (held or not), against 1 for each
 # occurrence of the word as typed: a claim in the language asked ranks first.
 TRANSLATED_WEIGHT = 0.5
+RELATED_WEIGHT = 0.25  # a word of the typed one's group (`speedup` for `faster`)
 SATURATION = 2.2  # the most a term's count gives; a word as typed earns this much more
 AVERAGE_LENGTH = 400.0  # of a claim's indexed text, in characters
 
@@ -38,7 +39,7 @@ AVERAGE_LENGTH = 400.0  # of a claim's indexed text, in characters
 @dataclass(frozen=True)
 class _Term:
     counted: tuple[str, ...]  # each occurrence counts 1 (` token ` padded with spaces)
-    held: tuple[str, ...]  # translations: TRANSLATED_WEIGHT if held at all
+    held: tuple[tuple[str, float], ...]  # translations and related words: their weight if held
     exact: tuple[str, ...]  # the words as typed, sharing SATURATION
 
 
@@ -52,7 +53,10 @@ def _terms(query: Query) -> list[_Term]:
         counted = [_padded(term.tokens, prefix=term.prefix)]
         if term.joined is not None:  # `xplanner` for `x-planner`
             counted.append(_padded([term.joined]))
-        held = tuple(_padded(other.tokens) for other in term.also)
+        held = tuple(
+            (_padded(other.tokens), RELATED_WEIGHT if other.related else TRANSLATED_WEIGHT)
+            for other in term.also
+        )
         terms.append(_Term(tuple(counted), held, tuple(_padded([w]) for w in term.exact)))
     return terms
 
@@ -78,9 +82,9 @@ def rank(query: Query, claims: Iterable[tuple[int, str]]) -> list[int]:
         score = 0.0
         for term in terms:
             count = float(sum(text.count(needle) for needle in term.counted))
-            for translation in term.held:
-                if translation in text:
-                    count += TRANSLATED_WEIGHT
+            # Words standing in for the typed one count once, the best of them: a claim
+            # saying the same thing twice (`时延`, `latency`) is no better a hit.
+            count += max((weight for needle, weight in term.held if needle in text), default=0)
             score += count * SATURATION / (count + length)
             if term.exact:
                 score += _shared(text, term.exact)

@@ -335,9 +335,10 @@ class Term:
     runs: tuple[str, ...] = ()  # the normalised words as typed, for highlighting
     # A hyphenated word is also found written as one (`x-planner`: `xplanner`): its token.
     joined: str | None = None
-    # The word in the other language (storage/bilingual.py): each also satisfies the term,
-    # ranked below the word as typed.
+    # The word in the other language (storage/bilingual.py) or a word of its group
+    # (ml_related.tsv): each also satisfies the term, ranked below the word as typed.
     also: tuple[Term, ...] = ()
+    related: bool = False  # a word of a group standing in for the typed one: ranks lower
 
     @property
     def exact(self) -> tuple[str, ...]:
@@ -416,6 +417,7 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
             f"The search is {len(text):,} characters long; keep it under {MAX_QUERY_CHARS}."
         )
     terms: list[tuple[Term, bool]] = []
+    function_words: list[tuple[Term, bool]] = []  # required only if nothing else is typed
     notes: list[str] = []
     words = bilingual.loaded() if translate else None
     budget = [MAX_TRANSLATED_TOKENS]
@@ -435,10 +437,12 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
         if len(runs) == 1 and len(runs[0]) == 1 and _CJK_RUN.fullmatch(runs[0]):
             terms.append((Term(tuple(runs), prefix=True, runs=tuple(runs)), excluded))
             continue
-        if words is not None and match.group(4) is not None and not excluded:
+        plain = match.group(4) is not None and not excluded
+        if words is not None and plain:
             translated = _translated(runs, words, budget, bonus)
             if translated:
-                terms.extend((term, False) for term in translated)
+                for term in translated:
+                    (function_words if _function_word(term) else terms).append((term, False))
                 continue
         # A word or "quoted words" is a phrase: its tokens must be adjacent, as indexed.
         # A Chinese run followed by more text ends there in the index too, so its last
@@ -447,9 +451,15 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
         for i, run in enumerate(runs):
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
         term = Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs))
-        terms.append((term, excluded))
+        (function_words if plain and _function_word(term) else terms).append((term, excluded))
+    if not any(not excluded for _, excluded in terms):
+        terms = function_words + terms
     terms = _names_with_years(terms, text)
     return _bounded(terms, notes, tuple(dict.fromkeys(bonus))[:MAX_BONUS_PHRASES])
+
+
+def _function_word(term: Term) -> bool:
+    return len(term.runs) == 1 and term.runs[0] in FUNCTION_WORDS
 
 
 def _names_with_years(terms: list[tuple[Term, bool]], typed: str) -> list[tuple[Term, bool]]:
@@ -475,47 +485,17 @@ def _is_year(term: Term) -> bool:
     return len(term.runs) == 1 and _YEAR.fullmatch(term.runs[0]) is not None
 
 
-# Cross-language words one query may add, in tokens; and English words too common to carry
-# a translation.
+# Cross-language words one query may add, in tokens.
 MAX_TRANSLATED_TOKENS = 24
 MAX_BONUS_PHRASES = 4
-_UNTRANSLATED = frozenset(
-    (
-        "the",
-        "and",
-        "for",
-        "with",
-        "from",
-        "that",
-        "this",
-        "these",
-        "those",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "not",
-        "but",
-        "its",
-        "into",
-        "than",
-        "then",
-        "which",
-        "what",
-        "how",
-        "when",
-        "where",
-        "who",
-        "why",
-        "can",
-        "all",
-        "any",
-        "our",
-        "their",
-        "there",
-    )
+# Words that carry no finding (`how`, `the`, `是否`; storage/data/function_words.txt): a
+# question typed as a sentence needs none of them in a hit, and none is translated.
+_FUNCTION_WORDS_FILE = Path(__file__).with_name("data") / "function_words.txt"
+FUNCTION_WORDS = frozenset(
+    word
+    for line in _FUNCTION_WORDS_FILE.read_text(encoding="utf-8").splitlines()
+    if not line.startswith("#")
+    for word in line.split()
 )
 
 
@@ -575,18 +555,27 @@ def _translated(
             root = part[:-1]  # `稳定性` (stability) is found where a claim says `更稳定`
             if len(root) > 1 and part[-1] in _NOUN_SUFFIXES and root in words.english:
                 also = (_chinese(root), *also)
+            also += _related(words.related.get(part, ()))
             terms.append(_with(_chinese(part), also, budget))
         if len(parts) > 1:
             bonus.insert(0, _chinese(run))
         return terms
-    if not run.isascii() or not run.isalpha() or len(run) < 3 or run in _UNTRANSLATED:
+    if not run.isascii() or not run.isalpha() or len(run) < 3 or run in FUNCTION_WORDS:
         return []
     token = word_forms(run)[0]
-    chinese = words.chinese.get(token, ())
-    if not chinese:
+    also = (
+        *(_chinese(word) for word in words.chinese.get(token, ())),
+        *_related(words.related.get(token, ())),
+    )
+    if not also:
         return []
-    also = tuple(_chinese(word) for word in chinese)
     return [_with(Term((token,), runs=(run,)), also, budget)]
+
+
+def _related(words: tuple[str, ...]) -> tuple[Term, ...]:
+    """Terms for a word's related words (bilingual.Dictionary.related), either language."""
+    terms = (_phrase(_TOKEN.findall(w)) if w.isascii() else _chinese(w) for w in words)
+    return tuple(replace(term, related=True) for term in terms)
 
 
 # Suffixes that make a noun of a Chinese word: -ity, rate, degree (`稳定性`, `成功率`,
@@ -622,9 +611,10 @@ def _phrase(runs: list[str]) -> Term:
 
 def _with(term: Term, also: tuple[Term, ...], budget: list[int]) -> Term:
     """`term` with the translations the query's budget still allows (none repeating it)."""
-    kept = []
+    kept: list[Term] = []
     for other in also:
-        if other.tokens and other.tokens != term.tokens and len(other.tokens) <= budget[0]:
+        repeated = other.tokens == term.tokens or any(k.tokens == other.tokens for k in kept)
+        if other.tokens and not repeated and len(other.tokens) <= budget[0]:
             budget[0] -= len(other.tokens)
             kept.append(other)
     return Term(term.tokens, term.prefix, term.runs, term.joined, tuple(kept))

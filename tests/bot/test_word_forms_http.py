@@ -60,3 +60,19 @@ async def test_paper_finds_names_and_titles_by_their_forms(
     status, reply = await bot.command(f"/paper {typed}")
     assert status == 200
     assert expected in as_text(reply), as_text(reply)
+
+
+async def test_a_question_typed_as_a_sentence_finds_its_answer(bot: Bot) -> None:
+    # `what`, `is`, `the` and `per` are in no claim's answer: they are not required.
+    _, reply = await bot.command("/claims what is the latency per frame")
+    text = as_text(reply)
+    hit = text[text.index("`ENEAS#6`") :].split("\n\n")[0]
+    assert "exact words" in hit and "*latency*" in hit and "*frame*" in hit, hit
+
+
+async def test_a_word_finds_the_words_papers_use_for_it(bot: Bot) -> None:
+    # ENEAS#6 says "a three-fold speedup", never "faster".
+    _, reply = await bot.command("/claims faster")
+    text = as_text(reply)
+    hit = text[text.index("`ENEAS#6`") :].split("\n\n")[0]
+    assert "*speedup*" in hit, hit

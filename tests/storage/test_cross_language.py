@@ -164,7 +164,8 @@ def test_any_query_is_bounded(typed: str) -> None:
     assert time.perf_counter() - start < 1.0
     assert len(query.terms) + len(query.excluded) <= MAX_QUERY_TERMS
     assert translated_tokens(query) <= MAX_TRANSLATED_TOKENS
-    assert all(len(term.also) <= bilingual.PER_WORD for term in query.terms)
+    # A Chinese noun's word without its suffix, its translations, its group's words.
+    assert all(len(term.also) <= 1 + bilingual.PER_WORD + bilingual.RELATED for term in query.terms)
     assert len(query.bonus) <= MAX_BONUS_PHRASES
     highlight_spans(typed * 10, query)  # marks within bounds too
 
