@@ -46,6 +46,7 @@ from tests.benchmarks.relevance_set import (
     BASELINE,
     DIGESTS,
     FIRST_PAGE,
+    HELD_OUT_QUESTIONS,
     KINDS,
     QUESTIONS,
     SEEDS,
@@ -196,6 +197,7 @@ class Store:
     label: str
     url: str
     outcomes: list[Outcome] = field(default_factory=list)
+    held_out: list[Outcome] = field(default_factory=list)  # of relevance/held_out.jsonl
     seconds: float = 0.0
     embedder: str = ""  # search by meaning in this run (PAPERBOT_EMBEDDER)
 
@@ -256,21 +258,28 @@ async def ask_all(store: Store, questions: Sequence[Question]) -> None:
 
 
 async def run(with_postgres: bool, workdir: Path) -> list[Store]:
-    questions = load_questions()
     database = workdir / "relevance.db"
     database.unlink(missing_ok=True)
     stores = [Store("SQLite", f"sqlite+aiosqlite:///{database}")]
     load(stores[0].url)
-    await ask_all(stores[0], questions)
+    await ask_both_sets(stores[0])
     if with_postgres:
         server = PostgresServer()
         try:
             stores.append(Store("PostgreSQL", server.start()))
             load(stores[1].url)
-            await ask_all(stores[1], questions)
+            await ask_both_sets(stores[1])
         finally:
             server.stop()
     return stores
+
+
+async def ask_both_sets(store: Store) -> None:
+    """The labelled set, then the questions held out (their figures are kept apart)."""
+    held_out = load_questions(HELD_OUT_QUESTIONS)
+    await ask_all(store, [*load_questions(), *held_out])
+    store.held_out = store.outcomes[-len(held_out) :] if held_out else []
+    store.outcomes = store.outcomes[: len(store.outcomes) - len(held_out)]
 
 
 # --- reporting --------------------------------------------------------------------------
@@ -459,7 +468,38 @@ def report(stores: Sequence[Store], baseline: dict[str, Any] | None) -> str:
         ]
     lines += [f"Questions that miss judged items on {stores[0].label} (recall, worst first):", ""]
     lines += misses(stores[0])
-    return "\n".join(lines)
+    return "\n".join(lines + held_out_report(stores))
+
+
+def held_out_report(stores: Sequence[Store]) -> list[str]:
+    """The questions written apart from the search: how it does on questions not shaped
+    by anyone working on it."""
+    held_out = load_questions(HELD_OUT_QUESTIONS)
+    lines = [
+        "",
+        "### Questions held out",
+        "",
+        f"`relevance/{HELD_OUT_QUESTIONS.name}` holds {len(held_out)} more questions, all "
+        "paraphrases, judged the same way but written apart from the search, by a reader who "
+        "had seen neither its code nor the labelled set's results; they are not counted "
+        "above, and no change to the search is to be tuned on them. Their figures are the "
+        "best guess of how search does on questions nobody has tried yet.",
+        "",
+    ]
+    for store in stores:
+        rows = {label: f for label, f in groups(store.held_out).items() if f.questions}
+        lines += [
+            f"| {store.label}, held out | questions | items found / wanted "
+            "| recall on first page | success@3 | MRR |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {label} | {f.questions} | {f.found}/{f.wanted} | {f.recall:.2f} "
+            f"| {f.success3:.2f} | {f.mrr:.2f} |"
+            for label, f in rows.items()
+        ]
+        lines.append("")
+    return lines
 
 
 def main() -> int:
@@ -476,7 +516,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="paperbot-relevance-") as workdir:
         stores = asyncio.run(run(args.postgres, Path(workdir)))
     if args.verbose:
-        for o in stores[0].outcomes:
+        for o in [*stores[0].outcomes, *stores[0].held_out]:
             print(
                 f"{o.recall:4.2f} {o.question.id:28} {o.question.line}\n     shown {o.shown[:10]}"
                 f"\n     wanted {o.wanted}"

@@ -20,6 +20,9 @@ from pathlib import Path
 
 HERE = Path(__file__).with_name("relevance")
 QUESTIONS = HERE / "questions.jsonl"
+# Questions written apart from the search and never tuned on (bench_relevance reports them
+# on their own).
+HELD_OUT_QUESTIONS = HERE / "held_out.jsonl"
 DIGESTS = HERE / "digests"
 SEEDS = Path(__file__).parents[2] / "seeds"
 BASELINE = HERE / "baseline.json"

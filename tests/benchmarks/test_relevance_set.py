@@ -25,6 +25,7 @@ from tests.benchmarks.relevance_set import (
     COMMANDS,
     DIGESTS,
     FIRST_PAGE,
+    HELD_OUT_QUESTIONS,
     KINDS,
     LANGS,
     SEEDS,
@@ -33,6 +34,7 @@ from tests.benchmarks.relevance_set import (
 )
 
 QUESTIONS = load_questions()
+HELD_OUT = load_questions(HELD_OUT_QUESTIONS)
 
 
 def test_the_set_is_large_and_covers_every_kind_in_both_commands_and_languages() -> None:
@@ -47,7 +49,14 @@ def test_the_set_is_large_and_covers_every_kind_in_both_commands_and_languages()
     }
 
 
-@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.id)
+def test_the_held_out_questions_are_paraphrases_of_both_commands_and_languages() -> None:
+    assert len(HELD_OUT) >= 20 and {q.kind for q in HELD_OUT} == {"paraphrase"}
+    assert {(q.command, q.lang) for q in HELD_OUT} == {
+        (c, lang) for c in COMMANDS for lang in LANGS
+    }
+
+
+@pytest.mark.parametrize("question", QUESTIONS + HELD_OUT, ids=lambda q: q.id)
 def test_each_question_is_well_formed(question: Question) -> None:
     assert question.command in COMMANDS
     assert question.kind in KINDS
@@ -60,8 +69,9 @@ def test_each_question_is_well_formed(question: Question) -> None:
 
 
 def test_ids_and_typed_lines_are_unique() -> None:
-    assert len({q.id for q in QUESTIONS}) == len(QUESTIONS)
-    assert len({q.line for q in QUESTIONS}) == len(QUESTIONS)
+    every = QUESTIONS + HELD_OUT
+    assert len({q.id for q in every}) == len(every)
+    assert len({q.line for q in every}) == len(every)
 
 
 @pytest.fixture
@@ -86,7 +96,7 @@ async def test_every_judged_item_exists_in_the_store(loaded: AsyncEngine) -> Non
     addresses = {hit.address.lower() for hit in hits if hit.address}
     dangling = [
         (q.id, item)
-        for q in QUESTIONS
+        for q in QUESTIONS + HELD_OUT
         for item in q.relevant
         if item.lower() not in (addresses if q.command == "/claims" else names)
     ]
