@@ -550,6 +550,9 @@ def _translated(
             return []
         terms = []
         for part in _words_between(parts, bonus):
+            if part in FUNCTION_WORDS:  # set aside by parse_query: spend no translations
+                terms.append(_chinese(part))
+                continue
             senses = words.english.get(part, ())
             also = tuple(_phrase(_TOKEN.findall(sense)) for sense in senses)
             root = part[:-1]  # `稳定性` (stability) is found where a claim says `更稳定`

@@ -33,6 +33,12 @@ def test_function_words_are_not_required(typed: str, words: list[tuple[str, ...]
     assert required(typed) == words
 
 
+def test_function_words_spend_none_of_the_translations_a_search_may_add() -> None:
+    query = parse_query("是否只是如何怎么什么哪些多少 降低延迟")
+    assert [term.tokens for term in query.terms] == [("降低",), ("延迟",)]
+    assert all(term.also for term in query.terms)  # 延迟 still finds latency
+
+
 def test_a_question_finds_the_claim_that_answers_it() -> None:
     claim = "the system achieved a latency of 1.14 seconds per frame"
     assert finds(claim, "what is the latency per frame")
