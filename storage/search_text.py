@@ -402,12 +402,14 @@ class SearchTooCostly(BadQuery):
 
 
 def parse_query(text: str, *, translate: bool = True) -> Query:
-    """Read what a user typed as data: every word must match, "quoted words" as a phrase.
+    """Read what a user typed as data: every word must match, "quoted words" as a phrase,
+    but function words (FUNCTION_WORDS: `how`, `the`, `是否`) only when nothing else is typed.
 
     A word is also found in the other language once the dictionary is read (see
     `read_dictionary`): an English word by its Chinese equivalents, a Chinese word by its
-    English senses; a run of Chinese is cut into its words, each of which must match
-    (`降低延迟`: `降低` and `延迟`). Quoted and excluded words are matched as typed only.
+    English senses, and either by the other words of its groups (ml_related.tsv); a run of
+    Chinese is cut into its words, each of which must match (`降低延迟`: `降低` and `延迟`).
+    Quoted and excluded words are matched as typed only.
 
     Nothing here is ever passed to the database as syntax: terms are made of tokens,
     which hold letters and digits only.
