@@ -12,7 +12,9 @@ one, named by everything they are made from, so new data or code reads the data 
 CC-CEDICT is a general dictionary: `延迟` is "to delay", never "latency". A glossary of
 machine-learning terms as Chinese papers write them (storage/data/ml_glossary.tsv) is read
 first, so its senses come before the everyday ones: `latency` finds `延迟` and `时延`, and
-`消融` (which CC-CEDICT lacks) finds `ablation`.
+`消融` (which CC-CEDICT lacks) finds `ablation`. Groups of words papers use for the same
+finding (storage/data/ml_related.tsv: `faster`, `speedup`, `加速`) are read with them, so a
+word also finds the other words of its groups.
 
 The senses kept are short (at most three words) and plain: explanations in brackets,
 cross-references ("variant of", "see …"), measure words and surnames are left out. Keys are
