@@ -40,7 +40,7 @@ import marshal
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -132,11 +132,9 @@ class Dictionary:
         character), those keeping most first: what the typist may have meant."""
         if not 2 <= len(run) <= LONGEST_HOMOPHONE:
             return []
-        sounds = [""]
-        for character in run:
-            readings = self.readings.get(character, ())
-            sounds = [f"{s} {r}".strip() for s in sounds for r in readings][:_READINGS_TRIED]
-        found = (word for sound in sounds for word in self.sounds.get(sound, ()))
+        found = (
+            word for sound in _sounds(run, self.readings) for word in self.sounds.get(sound, ())
+        )
         changed = {w: sum(a != b for a, b in zip(w, run, strict=True)) for w in found}
         words = [word for word, count in changed.items() if 0 < count <= len(run) // 2]
         return sorted(words, key=changed.__getitem__)[:HOMOPHONES]
@@ -273,6 +271,16 @@ def _related(path: Path, fold: Fold, key: Key) -> dict[str, tuple[str, ...]]:
     return {k: tuple(others.values())[:RELATED] for k, others in related.items() if k}
 
 
+def _sounds(word: str, readings: Mapping[str, Sequence[str]]) -> list[str]:
+    """Every way `word` may sound, its characters read each way they can be (at most
+    _READINGS_TRIED); none if a character has no reading."""
+    sounds = [""]
+    for character in word:
+        sounds = [f"{s} {r}".strip() for s in sounds for r in readings.get(character, ())]
+        sounds = sounds[:_READINGS_TRIED]
+    return sounds
+
+
 def plain_senses(sense: str) -> list[str]:
     """A sense's parts (`to reduce; to lower`) as short plain phrases (`reduce`, `lower`);
     explanations and cross-references give none."""
@@ -332,6 +340,11 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
     # Chinese query: as a word of its own, `吞吐量` would no longer find `吞吐`.
     for word in [w for w in english if len(w) > 2 and w not in headwords]:
         del english[word]
+    # The glossary's other words (`泛化`) sound as their characters read, so that a wrong
+    # pick of the same sound (`范化`) is corrected to them as to CC-CEDICT's.
+    for word in english.keys() - headwords:
+        for sound in _sounds(word, readings) if len(word) <= LONGEST_HOMOPHONE else ():
+            sounds.setdefault(sound, []).append(word)
     # Which words first: the everyday ones, whose sense is among their first. How everyday
     # a word is: how many headwords are built from it (`模型` in `数学模型`), divided by the
     # place of the sense in its entry (1 for the first).

@@ -54,6 +54,13 @@ async def test_a_chinese_word_mistyped_by_sound_is_corrected(bot: Bot) -> None:
     assert "*延迟*" in text.split("\n", 1)[1]  # the hits, highlighted
 
 
+async def test_a_glossary_word_mistyped_by_sound_is_corrected(bot: Bot) -> None:
+    # 范化 (fan hua) for 泛化, generalization: a term CC-CEDICT lacks, from the glossary.
+    _, reply = await bot.command("/claims 范化")
+    text = as_text(reply)
+    assert text.startswith("Showing results for *泛化* — no match for “范化”."), text
+
+
 async def test_a_paper_named_among_the_words_searches_within_it(bot: Bot) -> None:
     # ENEAS's claims about its latency (延迟) seldom name ENEAS itself: they come first.
     _, reply = await bot.command("/claims ENEAS 延迟")

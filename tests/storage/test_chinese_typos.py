@@ -30,6 +30,14 @@ def test_a_wrong_character_of_the_same_sound_is_corrected_first(
     assert words.homophones(typed)[0] == meant
 
 
+@pytest.mark.parametrize(("typed", "meant"), [("范化", "泛化"), ("较准", "校准")])
+def test_a_glossary_word_that_cc_cedict_lacks_is_corrected_too(
+    words: bilingual.Dictionary, typed: str, meant: str
+) -> None:
+    # 泛化 (generalization) is the glossary's alone: it sounds as its characters read.
+    assert words.homophones(typed)[:1] == [meant]
+
+
 def test_words_are_left_alone_and_only_the_stretch_that_makes_none_is_corrected(
     words: bilingual.Dictionary,
 ) -> None:
