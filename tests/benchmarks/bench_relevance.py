@@ -479,10 +479,10 @@ def held_out_report(stores: Sequence[Store]) -> list[str]:
         "",
         "### Questions held out",
         "",
-        f"`relevance/{HELD_OUT_QUESTIONS.name}` holds {len(held_out)} more questions, all "
-        "paraphrases, judged the same way but written apart from the search, by a reader who "
-        "had seen neither its code nor the labelled set's results; they are not counted "
-        "above, and no change to the search is to be tuned on them. Their figures are the "
+        f"`relevance/{HELD_OUT_QUESTIONS.name}` holds {len(held_out)} more questions of every "
+        "kind, judged the same way but written apart from the search, by readers who had seen "
+        "neither its code nor the labelled set's results; they are not counted above, and no "
+        "change to the search is to be tuned on their judged items. Their figures are the "
         "best guess of how search does on questions nobody has tried yet.",
         "",
     ]
