@@ -342,8 +342,8 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
         del english[word]
     # The glossary's other words (`泛化`) sound as their characters read, so that a wrong
     # pick of the same sound (`范化`) is corrected to them as to CC-CEDICT's.
-    for word in english.keys() - headwords:
-        for sound in _sounds(word, readings) if len(word) <= LONGEST_HOMOPHONE else ():
+    for word in [w for w in english if w not in headwords and 2 <= len(w) <= LONGEST_HOMOPHONE]:
+        for sound in _sounds(word, readings):
             sounds.setdefault(sound, []).append(word)
     # Which words first: the everyday ones, whose sense is among their first. How everyday
     # a word is: how many headwords are built from it (`模型` in `数学模型`), divided by the
