@@ -427,7 +427,9 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
     typed = normalise(text)
     if typed.count('"') % 2 or typed.count("“") != typed.count("”"):
         notes.append("A quote without its closing quote was read as a word.")
-    for match in _QUOTED.finditer(typed):
+    matches = list(_QUOTED.finditer(typed))
+    known = _known_phrases(matches, words, budget) if words is not None else {}
+    for index, match in enumerate(matches):
         dash, *groups = match.groups()
         chunk = next(group for group in groups if group is not None)
         excluded = dash == "-"
@@ -440,8 +442,9 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
             terms.append((Term(tuple(runs), prefix=True, runs=tuple(runs)), excluded))
             continue
         plain = match.group(4) is not None and not excluded
+        phrase_also = known.get(index, ())
         if words is not None and plain:
-            translated = _translated(runs, words, budget, bonus)
+            translated = _translated(runs, words, budget, bonus, phrase_also)
             if translated:
                 for term in translated:
                     (function_words if _function_word(term) else terms).append((term, False))
@@ -453,7 +456,10 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
         for i, run in enumerate(runs):
             tokens.extend(_run_tokens(run, indexing=i < len(runs) - 1))
         term = Term(tuple(tokens), runs=tuple(runs), joined=_joined(chunk, runs))
-        (function_words if plain and _function_word(term) else terms).append((term, excluded))
+        if plain and _function_word(term):
+            function_words.append((term, False))
+            continue
+        terms.append((_with(term, (), budget, phrase_also) if phrase_also else term, excluded))
     if not any(not excluded for _, excluded in terms):
         terms = function_words + terms
     terms = _names_with_years(terms, text)
@@ -489,6 +495,10 @@ def _is_year(term: Term) -> bool:
 
 # Cross-language words one query may add, in tokens.
 MAX_TRANSLATED_TOKENS = 24
+MAX_KNOWN_PHRASE_WORDS = 4  # the longest typed English term looked up whole
+# What may stand in for one term: a Chinese noun's word without its suffix, its
+# translations, the words of its group (or a known phrase's, which go first).
+MAX_ALTERNATIVES = 1 + bilingual.PER_WORD + bilingual.RELATED
 MAX_BONUS_PHRASES = 4
 # Words that carry no finding (`how`, `the`, `是否`; storage/data/function_words.txt): a
 # question typed as a sentence needs none of them in a hit, and none is translated.
@@ -535,11 +545,56 @@ def english_key(phrase: str) -> str:
     return " ".join(word_forms(run)[0] for run in _TOKEN.findall(normalise(phrase)))
 
 
+def _known_phrases(
+    matches: list[re.Match[str]], words: bilingual.Dictionary, budget: list[int]
+) -> dict[int, tuple[Term, ...]]:
+    """The typed English words that make a term the dictionary knows as a whole (`false
+    alarm`, `knowledge distillation`, `3D reconstruction`, `fine-tuning`), longest first:
+    each word's chunk (by its place among `matches`) -> that term's translations and the
+    other words of its groups, paid for once from `budget`. Each word is still required as
+    typed, or any of these in its place, so every hit of the words alone is still found."""
+    typed: list[tuple[int, str]] = []  # (chunk, word) of plain English, in order
+    for index, match in enumerate(matches):
+        chunk = match.group(4)  # unquoted
+        plain = chunk is not None and not _EXCLUDED_WORD.match(chunk)
+        runs = _TOKEN.findall(chunk) if plain else []
+        if not runs or not all(run.isascii() and run.isalnum() for run in runs):
+            typed.append((index, ""))  # quoted, excluded or Chinese: a phrase stops here
+            continue
+        typed += [(index, run) for run in runs]
+    found: dict[int, tuple[Term, ...]] = {}
+    start = 0
+    while start < len(typed):
+        for size in range(min(MAX_KNOWN_PHRASE_WORDS, len(typed) - start), 1, -1):
+            part = typed[start : start + size]
+            if not all(run for _, run in part) or all(run in FUNCTION_WORDS for _, run in part):
+                continue
+            key = " ".join(word_forms(run)[0] for _, run in part)
+            also = (
+                *(_chinese(word) for word in words.chinese.get(key, ())),
+                *_related(words.related.get(key, ())),
+            )
+            if also:
+                paid = _with(Term(()), also, budget).also  # once for all its words
+                for index, _ in part:
+                    found.setdefault(index, paid)
+                start += size
+                break
+        else:
+            start += 1
+    return found
+
+
 def _translated(
-    runs: list[str], words: bilingual.Dictionary, budget: list[int], bonus: list[Term]
+    runs: list[str],
+    words: bilingual.Dictionary,
+    budget: list[int],
+    bonus: list[Term],
+    phrase_also: tuple[Term, ...] = (),
 ) -> list[Term]:
     """The terms of one typed word with its translations (`budget`: tokens still allowed,
-    shared by the query), or [] to read the word as usual. A Chinese run is cut into its
+    shared by the query), those of a known phrase it is part of first (`phrase_also`), or
+    [] to read the word as usual. A Chinese run is cut into its
     dictionary words, each a term; the characters between them that no word covers (most
     often little words: `让`, `更`) are required by no term, but the run as typed and any two
     or more of them in a row go to `bonus`."""
@@ -572,9 +627,9 @@ def _translated(
         *(_chinese(word) for word in words.chinese.get(token, ())),
         *_related(words.related.get(token, ())),
     )
-    if not also:
+    if not also and not phrase_also:
         return []
-    return [_with(Term((token,), runs=(run,)), also, budget)]
+    return [_with(Term((token,), runs=(run,)), also, budget, phrase_also)]
 
 
 def _related(words: tuple[str, ...]) -> tuple[Term, ...]:
@@ -614,11 +669,16 @@ def _phrase(runs: list[str]) -> Term:
     return Term(tuple(word_forms(run)[0] for run in runs), runs=tuple(runs))
 
 
-def _with(term: Term, also: tuple[Term, ...], budget: list[int]) -> Term:
-    """`term` with the translations the query's budget still allows (none repeating it)."""
-    kept: list[Term] = []
+def _with(
+    term: Term, also: tuple[Term, ...], budget: list[int], paid: tuple[Term, ...] = ()
+) -> Term:
+    """`term` with the translations the query's budget still allows (none repeating it),
+    after those `paid` for already (a known phrase's, shared by its words)."""
+    kept: list[Term] = [*paid]
     for other in also:
         repeated = other.tokens == term.tokens or any(k.tokens == other.tokens for k in kept)
+        if len(kept) == MAX_ALTERNATIVES:
+            break
         if other.tokens and not repeated and len(other.tokens) <= budget[0]:
             budget[0] -= len(other.tokens)
             kept.append(other)

@@ -76,3 +76,9 @@ async def test_a_word_finds_the_words_papers_use_for_it(bot: Bot) -> None:
     text = as_text(reply)
     hit = text[text.index("`ENEAS#6`") :].split("\n\n")[0]
     assert "*speedup*" in hit, hit
+
+
+async def test_a_term_of_several_words_finds_its_translation(bot: Bot) -> None:
+    # `fine-tuning` is one term the glossary knows: 微调, as the Chinese claims write it.
+    _, reply = await bot.command("/claims fine-tuning")
+    assert "微调" in {word for _, word, _ in marked_words(reply)}, as_text(reply)

@@ -8,6 +8,7 @@ import pytest
 from storage import bilingual
 from storage.claim_ranking import rank
 from storage.search_text import (
+    MAX_ALTERNATIVES,
     MAX_TRANSLATED_TOKENS,
     english_key,
     fold_chinese,
@@ -63,7 +64,7 @@ def test_quoted_words_are_matched_as_typed() -> None:
 def test_a_query_of_many_grouped_words_stays_within_its_budget() -> None:
     query = parse_query("faster cheaper better robust memory latency improve reduce")
     assert translated_tokens(query) <= MAX_TRANSLATED_TOKENS
-    assert all(len(term.also) <= 1 + bilingual.PER_WORD + bilingual.RELATED for term in query.terms)
+    assert all(len(term.also) <= MAX_ALTERNATIVES for term in query.terms)
 
 
 def test_every_group_is_well_formed() -> None:
