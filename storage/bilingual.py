@@ -309,6 +309,7 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
     sounds: dict[str, list[str]] = {}
     readings: dict[str, list[str]] = {}
     headwords: set[str] = set()  # CC-CEDICT's own
+    glossed: set[tuple[str, str]] = set()  # (English key, word) the glossary pairs
     for raw, name, senses, sound in chain(_glossary_entries(GLOSSARY), _entries(path)):
         word = fold(raw)
         if sound:  # an entry of CC-CEDICT's, not the glossary's
@@ -326,7 +327,9 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
             kept.clear()
         place = 0
         for sense in senses:
-            for plain in plain_senses(sense):
+            # CC-CEDICT's senses are cleaned; the glossary's terms are kept as written
+            # (`3d reconstruction`, `classifier-free guidance`).
+            for plain in plain_senses(sense) if sound else [sense.lower()]:
                 if plain in kept:
                     continue
                 kept.append(plain)
@@ -336,6 +339,8 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
                     if keyed is None:
                         keyed = keys[plain] = key(plain)
                     chinese.setdefault(keyed, []).append((place, word))
+                    if not sound:
+                        glossed.add((keyed, word))
     # A longer glossary word CC-CEDICT lacks is found by its English term, but cuts no
     # Chinese query: as a word of its own, `吞吐量` would no longer find `吞吐`.
     for word in [w for w in english if len(w) > 2 and w not in headwords]:
@@ -345,9 +350,10 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
     for word in [w for w in english if w not in headwords and 2 <= len(w) <= LONGEST_HOMOPHONE]:
         for sound in _sounds(word, readings):
             sounds.setdefault(sound, []).append(word)
-    # Which words first: the everyday ones, whose sense is among their first. How everyday
-    # a word is: how many headwords are built from it (`模型` in `数学模型`), divided by the
-    # place of the sense in its entry (1 for the first).
+    # Which words first: the glossary's for its terms (`agent`: 智能体, where CC-CEDICT's
+    # everyday words say 施事, 中介), then the everyday ones, whose sense is among their
+    # first. How everyday a word is: how many headwords are built from it (`模型` in
+    # `数学模型`), divided by the place of the sense in its entry (1 for the first).
     built_from: dict[str, int] = {}
     for word in english:
         for size in range(2, min(len(word), 4) + 1):
@@ -360,8 +366,9 @@ def _read(path: Path, fold: Fold, key: Key) -> Dictionary:
             sense: tuple(
                 dict.fromkeys(
                     word
-                    for _, word in sorted(
-                        (-built_from.get(word, 0) / place, word) for place, word in words
+                    for _, _, word in sorted(
+                        ((sense, word) not in glossed, -built_from.get(word, 0) / place, word)
+                        for place, word in words
                     )
                 )
             )[:PER_WORD]
