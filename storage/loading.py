@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, lookup_keys, matching
@@ -104,19 +104,24 @@ class SaveResult:
     # caller rolls the transaction back unless it was told to accept the loss.
     lost_papers: list[str] = field(default_factory=list)
     lost_claims: list[str] = field(default_factory=list)
+    # Texts this version ends early (`GAPO#10's quote`): what a file cut mid-paragraph
+    # gives, as damaging as a claim removed.
+    cut_short: list[str] = field(default_factory=list)
 
     @property
     def loses(self) -> bool:
-        return bool(self.lost_papers or self.lost_claims)
+        return bool(self.lost_papers or self.lost_claims or self.cut_short)
 
     def loss(self, shown: int = 5) -> str:
         """One line: what this version would remove, a few of each named."""
         parts = []
-        for what, names in (("paper", self.lost_papers), ("claim", self.lost_claims)):
+        lost = (("{} paper", self.lost_papers), ("{} claim", self.lost_claims))
+        for what, names in (*lost, ("the end of {} text", self.cut_short)):
             if names:
                 more = f", … ({len(names) - shown} more)" if len(names) > shown else ""
                 plural = "s" if len(names) > 1 else ""
-                parts.append(f"{len(names)} {what}{plural} ({', '.join(names[:shown])}{more})")
+                listed = ", ".join(names[:shown])
+                parts.append(f"{what.format(len(names))}{plural} ({listed}{more})")
         return " and ".join(parts)
 
 
@@ -252,11 +257,12 @@ async def save_document(
     for paper in known:
         row = existing[paper.key]
         ids[paper.key] = row.id
-        changed = _refresh(row, paper, digest_date, mixed)
         claims = [ClaimInput(*claim) for claim in paper.claims]
         stored = stored_claims.get(row.id, [])
-        if row.id in held_before:
-            result.lost_claims += _lost_claims(row, stored, claims)
+        # Whichever file stored them: a partial copy under another name loses as much.
+        result.lost_claims += _lost_claims(row, stored, claims)
+        result.cut_short += _cut_short(row, paper, stored, claims)
+        changed = _refresh(row, paper, digest_date, mixed)
         if stored != claims:
             if _only_chinese_changed(stored, claims):
                 await _update_chinese(session, row.id, paper, stored)
@@ -310,14 +316,58 @@ def _lost_claims(
 ) -> list[str]:
     """The addresses (`GAPO#3`, `2609.35259#a2`) of the claims `after` no longer has."""
     kept = {(claim.source, claim.number) for claim in after}
+    paper = _address(row)
+    return [
+        _claim_address(paper, claim) for claim in before if (claim.source, claim.number) not in kept
+    ]
+
+
+def _address(row: Paper) -> str:
+    """How a paper is named in a claim's address: its name or arXiv ID, else its title."""
     usable = (ref for ref in (row.name, row.arxiv_id) if ref)
     paper = next((r for r in usable if not any(c.isspace() or c == "#" for c in r)), None)
-    paper = paper or row.title or row.subtitle or "untitled paper"
-    return [
-        f"{paper}#{'' if claim.source == CLAIM_FROM_REVIEW else 'a'}{claim.number}"
-        for claim in before
-        if (claim.source, claim.number) not in kept
+    return paper or row.title or row.subtitle or "untitled paper"
+
+
+def _claim_address(paper: str, claim: ClaimInput) -> str:
+    return f"{paper}#{'' if claim.source == CLAIM_FROM_REVIEW else 'a'}{claim.number}"
+
+
+def _cut_short(
+    row: Paper, paper: PaperInput, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
+) -> list[str]:
+    """The texts of the paper that `paper` ends early: a section or a claim's quote or
+    statement that is the start of the stored one, missing words (not only a full stop).
+    Names and titles are left out: shortening one is an edit, not a cut file."""
+    label = _address(row)
+    fields = [
+        f"{label}'s {name.replace('_', ' ')}"
+        for name in SEARCH_BODY
+        if _ends_early(paper.fields.get(name), getattr(row, name))
     ]
+    stored = {(claim.source, claim.number): claim for claim in before}
+    claims = [
+        f"{_claim_address(label, new)}'s {what}"
+        for new in after
+        if (old := stored.get((new.source, new.number))) is not None
+        for what, text, was in (
+            ("quote", new.quote_en, old.quote_en),
+            ("statement", new.text_zh, old.text_zh),
+        )
+        if _ends_early(text, was)
+    ]
+    return fields + claims
+
+
+def _ends_early(text: str | None, stored: str | None) -> bool:
+    if not text or not stored:
+        return False
+    text, stored = text.rstrip(), stored.rstrip()
+    return (
+        len(text) < len(stored)
+        and stored.startswith(text)
+        and any(c.isalnum() for c in stored[len(text) :])
+    )
 
 
 async def _match_rows(
@@ -348,33 +398,35 @@ async def _match_rows(
         found[paper.key] = row
         taken.add(row.id)
     if unmatched:
-        for paper, row in await _listed_without_id(session, unmatched, taken):
+        for paper, row in await _listed_by_title(session, unmatched, taken):
             found[paper.key] = row
             taken.add(row.id)
         unmatched = [paper for paper in unmatched if paper.key not in found]
     if unmatched:
-        previous = [row for row in await _papers_of(session, document.id) if row.id not in taken]
-        for paper, row in await _edited(session, unmatched, previous):
+        previous = await _papers_of(session, document.id)
+        previous += await _named_alike(session, unmatched, {row.id for row in previous})
+        free = [row for row in previous if row.id not in taken]
+        for paper, row in await _edited(session, unmatched, free):
             found[paper.key] = row
     for key, row in found.items():
-        if row.key != key:  # found by an alias or by its sentences: it takes the new key
+        # Found by an alias, a title or its sentences: it takes the new key, but an arXiv
+        # ID, once known, stays the key (a later listing may lack the arXiv lines).
+        if row.key != key and not (row.key.startswith("arxiv:") and key.startswith("text:")):
             row.key = key
     await session.flush()
     return found
 
 
-async def _listed_without_id(
+async def _listed_by_title(
     session: AsyncSession, papers: Sequence[PaperInput], taken: set[int]
 ) -> list[tuple[PaperInput, Paper]]:
-    """HuggingFace papers with an arXiv ID, each with the row an earlier listing without
-    arXiv lines stored under a text key and the same title: the same paper, even when its
-    abstract was revised in between (its text key then differs)."""
+    """HuggingFace papers each with the row of the same title that one listing with arXiv
+    lines and one without stored: the same paper, even when its abstract was revised in
+    between (its text key then differs), in whichever order the two came."""
     listed = [
         paper
         for paper in papers
-        if paper.fields.get("arxiv_id")
-        and paper.fields.get("kind") == KIND_HUGGINGFACE
-        and paper.search.get("title_key")
+        if paper.fields.get("kind") == KIND_HUGGINGFACE and paper.search.get("title_key")
     ]
     if not listed:
         return []
@@ -385,9 +437,7 @@ async def _listed_without_id(
             select(Paper)
             .where(
                 Paper.title_key.in_(titles[start : start + _CHUNK]),
-                Paper.key.like("text:%"),
                 Paper.kind == KIND_HUGGINGFACE,
-                Paper.arxiv_id.is_(None),
             )
             .order_by(Paper.id)
         )
@@ -395,8 +445,13 @@ async def _listed_without_id(
             rows.setdefault(row.title_key or "", []).append(row)
     pairs = []
     for paper in listed:
-        candidates = [r for r in rows.get(str(paper.search["title_key"]), []) if r.id not in taken]
-        if len(candidates) == 1:  # two untitled rows of one title: no guessing which
+        with_id = bool(paper.fields.get("arxiv_id"))
+        candidates = [
+            r
+            for r in rows.get(str(paper.search["title_key"]), [])
+            if r.id not in taken and (r.arxiv_id is None) == with_id
+        ]
+        if len(candidates) == 1:  # two rows of one title: no guessing which
             pairs.append((paper, candidates[0]))
             taken.add(candidates[0].id)
     return pairs
@@ -410,6 +465,27 @@ async def _papers_of(session: AsyncSession, document_id: int) -> list[Paper]:
         .order_by(PaperDocument.position)
     )
     return list(rows.scalars())
+
+
+async def _named_alike(
+    session: AsyncSession, papers: Sequence[PaperInput], besides: set[int]
+) -> list[Paper]:
+    """Rows under a text key with the name or title of one of these papers: where an
+    edited paper delivered under another file name is found (its sentences decide)."""
+    names = {str(p.search["name_key"]) for p in papers if p.search.get("name_key")}
+    titles = {str(p.search["title_key"]) for p in papers if p.search.get("title_key")}
+    if not names and not titles:
+        return []
+    rows = await session.execute(
+        select(Paper)
+        .where(
+            Paper.key.like("text:%"),
+            or_(Paper.name_key.in_(list(names)), Paper.title_key.in_(list(titles))),
+        )
+        .order_by(Paper.id)
+        .limit(_CHUNK)
+    )
+    return [row for row in rows.scalars() if row.id not in besides]
 
 
 async def _edited(

@@ -217,3 +217,47 @@ async def test_a_listing_without_arxiv_lines_is_matched_by_title_when_the_abstra
 
     assert report.papers == {"new": 0, "updated": 1}
     assert await papers_by_key(sessions) == {"arxiv:2610.00001": before}
+
+
+async def test_a_later_listing_without_arxiv_lines_is_not_duplicated(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    entries = [
+        Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall by 4%."),
+        Entry("2610.00002", "Beta", abstract="We introduce Beta. It halves the latency."),
+    ]
+    listing = huggingface_digest("2026-10-04", entries)
+    write(tmp_path / "with-ids.txt", listing)
+    await ingest(sessions, [tmp_path / "with-ids.txt"])
+    before = await papers_by_key(sessions)
+
+    without_ids = "\n".join(
+        line for line in listing.split("\n") if not line.startswith(("PDF URL", "Arxiv", "Cool"))
+    )
+    write(tmp_path / "without-ids.txt", without_ids)
+    report = await ingest(sessions, [tmp_path / "without-ids.txt"])
+
+    assert report.papers["new"] == 0
+    assert await papers_by_key(sessions) == before  # the arXiv keys stay
+
+
+async def test_an_edited_first_quote_under_another_file_name_keeps_the_paper(
+    sessions: Sessions, seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await papers_by_key(sessions)
+    gapo = await paper_named(sessions, "GAPO")
+    async with sessions() as session:
+        first = (
+            await session.execute(
+                select(Claim.quote_en).where(Claim.paper_id == gapo.id, Claim.number == 1)
+            )
+        ).scalar_one()
+    edit(seeds / DEEP_READS, first, f"In short, {first}")  # the text GAPO is keyed by
+    (seeds / DEEP_READS).rename(seeds / "2026-09-09-redelivered.txt")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.papers["new"] == 0
+    assert sorted((await papers_by_key(sessions)).values()) == sorted(before.values())
+    assert (await paper_named(sessions, "GAPO")).id == gapo.id

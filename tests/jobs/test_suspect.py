@@ -267,3 +267,63 @@ async def test_a_file_that_changes_while_it_is_read_is_left_for_the_next_scan(
     later = await ingest(sessions, [path])
     assert later.skipped == [] and later.errors == []
     assert await contents(sessions) == before
+
+
+async def test_a_partial_copy_under_another_name_is_refused_and_keeps_every_claim(
+    sessions: Sessions, seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    copy = seeds / "2026-09-28-copy.txt"  # AV-GRPO cut after its second claim's quote
+    copy.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 17))
+
+    report = await ingest(sessions, [copy])
+
+    assert await contents(sessions) == before
+    [suspect] = report.suspect
+    assert (
+        suspect["would_lose"] == "5 claims (AV-GRPO#3, AV-GRPO#4, AV-GRPO#5, AV-GRPO#6, AV-GRPO#7)"
+    )
+    accepted = await ingest(sessions, [copy], force=True, accept_losses=True)
+    assert accepted.errors == [] and len((await contents(sessions))[1]) == len(before[1]) - 5
+
+
+def cut_in_last_quote(data: bytes) -> tuple[bytes, str]:
+    """The file cut 120 characters into its last claim's quote (a transfer that stopped),
+    and the quote as it was."""
+    lines = data.decode().split("\n")
+    last = max(i for i, line in enumerate(lines) if line.startswith("    ") and len(line) > 150)
+    return "\n".join([*lines[:last], lines[last][:120]]).encode(), lines[last].strip()
+
+
+async def test_a_re_delivery_cut_inside_a_quote_is_refused_and_keeps_the_quote(
+    sessions: Sessions, seeds: Path
+) -> None:
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    name = "004_ee791cd1952f5dee.txt"
+    cut, quote = cut_in_last_quote(SEED_TEXTS[name])
+    (seeds / name).write_bytes(cut)
+
+    report = await ingest(sessions, [seeds / name])
+
+    assert await contents(sessions) == before
+    assert any(claim[4] == quote for claim in before[1])
+    [suspect] = report.suspect
+    assert re.fullmatch(r"the end of 1 text \(\S+#\d+'s quote\)", suspect["would_lose"])
+
+
+async def test_a_sentence_ended_otherwise_is_no_cut(sessions: Sessions, seeds: Path) -> None:
+    """A full stop dropped, or words added at the end, is an edit: stored, not suspect."""
+    await ingest(sessions, [seeds])
+    name = "004_ee791cd1952f5dee.txt"
+    text = SEED_TEXTS[name].decode()
+    quote = max((line for line in text.split("\n") if line.startswith("    ")), key=len)
+    assert quote.rstrip().endswith(".")
+    edited = text.replace(quote, quote.rstrip()[:-1]).replace("非实时。", "非实时，且需离线标定。")
+    (seeds / name).write_text(edited, encoding="utf-8")
+
+    report = await ingest(sessions, [seeds / name])
+
+    assert report.suspect == [] and report.errors == []
+    assert report.papers["updated"] >= 1
