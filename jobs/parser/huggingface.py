@@ -44,33 +44,52 @@ _WRAPPED_AT_HYPHEN = re.compile(r"(?<=[^\W\d_]-)\n")  # `Audio-` / `Video`: one 
 # (`- Authors:`, `**Abstract:**`, `## LLM Analysis`).
 _DRESSED = r"(?:[-*•+]\s+|#{{1,6}}\s*)?(?:\*\*|__)?(?:{})(?:\*\*|__)?\s*{}(?:\*\*|__)?"
 _COLON = r"[:：]"
+# Between a label's words: spaces of any kind and number (a no-break space from an HTML
+# export, an ideographic one, a tab), `_` or `-` (`arxiv_id`), or none. One class between
+# two literals: it cannot backtrack beyond its own run.
+_GAP = r"[\s_-]*"
+_GAPS = re.compile(r"[\s_-]+")
+
+
+def _label(name: str) -> str:
+    """The pattern of a label named `name`, whatever the gaps between its words."""
+    return _GAP.join(map(re.escape, name.split()))
+
+
+def _label_key(label: str) -> str:
+    """A label as written, whatever its case and the gaps between its words."""
+    return _GAPS.sub("", label).lower()
+
+
 _ABSTRACT = re.compile(_DRESSED.format("Abstract", _COLON) + r"\s*(.*)", re.IGNORECASE)
 _ZH_HEADING = re.compile(_DRESSED.format("中文摘要", _COLON + "?"))
 _ZH_ABSTRACT = re.compile(_DRESSED.format("摘要", _COLON) + r"\s*(.*)")
-_ANALYSIS = re.compile(_DRESSED.format("LLM Analysis", _COLON + "?"), re.IGNORECASE)
+_ANALYSIS = re.compile(_DRESSED.format(_label("LLM Analysis"), _COLON + "?"), re.IGNORECASE)
 # A title's label, and an arXiv ID a list puts before it (its own: read as its ID).
 _TITLE_LABEL = re.compile(r"(?:\*\*)?(?:Title|标题)(?:\*\*)?\s*[:：](?:\*\*)?\s*", re.IGNORECASE)
 _CITED_ID = re.compile(r"\[(?:arXiv:\s*)?([0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?)\]\s*", re.IGNORECASE)
 _LETTER = re.compile(r"[^\W\d_]")
 _UNDRESSED = re.compile("^" + DRESSING)
-_LIST_HEADING = re.compile(_DRESSED.format("Latest Papers", _COLON + "?"), re.IGNORECASE)
+_LIST_HEADING = re.compile(_DRESSED.format(_label("Latest Papers"), _COLON + "?"), re.IGNORECASE)
 # The metadata labels, and the other names exporters give them (read as these).
 _META_NAMES = {
     "authors": ("author", "作者"),
     "categories": ("subjects", "分类"),
     "pdf url": (),
     "arxiv url": (),
-    "arxiv id": ("arxiv", "arxiv-id"),
+    "arxiv id": ("arxiv",),
     "coolpaper url": (),
-    "paper url": ("hf url", "huggingface url", "hugging face url"),  # its ID, if no other
+    "paper url": ("hf url", "hugging face url"),  # its ID, if no other
     "published": ("date", "published at", "发布时间", "发布日期"),
     "updated": ("updated at", "更新时间"),
 }
-_META_LABEL = {name: label for label, names in _META_NAMES.items() for name in (label, *names)}
+_NAMED = [(name, label) for label, names in _META_NAMES.items() for name in (label, *names)]
+_META_LABEL = {_label_key(name): label for name, label in _NAMED}
+_META_KEYS = frozenset(map(_label_key, _META_NAMES))  # the list's own labels, not other names
 # A metadata line of a label not read (`Comments:`, `Venue:`, `Code:`): inside the metadata,
 # it neither ends it nor hides the lines before it.
-_OTHER_META = re.compile(r"[^\W\d_][\w ./()-]{2,29}[:：]\s*\S.*")
-_META_LABELS = "|".join(sorted(map(re.escape, _META_LABEL), key=len, reverse=True))
+_OTHER_META = re.compile(r"[^\W\d_][\w\s./()-]{2,29}[:：]\s*\S.*")
+_META_LABELS = "|".join(sorted((_label(name) for name, _ in _NAMED), key=len, reverse=True))
 _META = re.compile(
     _DRESSED.format(f"(?P<label>{_META_LABELS})", _COLON)
     + r"\s*(?P<value>.*)"
@@ -148,7 +167,7 @@ def parse_entries(
             number += 1
         if stripped[index]:  # other names (`作者：`, `Date:`) occur in analyses too: not these
             closed = (
-                found is not None and (found["label"] or found["row_label"]).lower() in _META_NAMES
+                found is not None and _label_key(found["label"] or found["row_label"]) in _META_KEYS
             )
     boundaries.sort()
     entries = [
@@ -174,7 +193,7 @@ def _metadata(line: str) -> tuple[str, str] | None:
     label, value = (
         found.group("label", "value") if found["label"] else found.group("row_label", "cell")
     )
-    return _META_LABEL[label.lower()], value.strip()
+    return _META_LABEL[_label_key(label)], value.strip()
 
 
 def _unnumbered_title(

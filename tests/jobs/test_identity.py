@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from storage.models import Claim, Document, Paper, PaperDocument
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 DEEP_READS = "004_ee791cd1952f5dee.txt"
+HUGGINGFACE = "002_0d972703bbe36bb2.txt"
 SPLIT_AT = "非实时。 从审稿角度看"
 
 
@@ -147,6 +149,29 @@ async def test_another_file_name_or_a_second_file_keeps_one_row_per_paper(
             .where(PaperDocument.paper_id == eneas.id)
         )
     assert sources.scalar_one() == 3  # the old name, the new one, the copy
+
+
+async def test_a_list_exported_with_no_break_spaces_in_its_labels_is_the_same_papers(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """An HTML export writes `Arxiv&nbsp;ID:`: its papers keep their arXiv IDs and are the
+    ones stored, not 20 more."""
+    await ingest(sessions, [seeds])
+    before = await papers_by_key(sessions)
+    listing = (seeds / HUGGINGFACE).read_text(encoding="utf-8")
+    label = re.compile(r"(?m)^(PDF|Arxiv|CoolPaper) (URL|ID):")
+    exported = label.sub(lambda m: f"{m[1]}\u00a0{m[2]}:", listing)
+    assert exported != listing
+    write(seeds / "hf-from-html.txt", exported)
+
+    report = await ingest(sessions, [seeds])
+
+    assert (report.documents["new"], report.papers, report.warnings) == (
+        1,
+        {"new": 0, "updated": 0},
+        [],
+    )
+    assert await papers_by_key(sessions) == before
 
 
 async def test_a_store_keyed_by_the_first_parser_is_mapped_onto_the_new_keys(

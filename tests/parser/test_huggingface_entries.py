@@ -4,6 +4,7 @@ abstracts: an entry is anchored by the `Abstract:` line after its title."""
 
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -172,6 +173,32 @@ def test_metadata_labels_named_otherwise_read_the_same(label: str, other: str) -
     assert renamed != LIST
 
     assert parse_digest(renamed) == parse_digest(LIST)
+
+
+GAPS = {"no-break": "\u00a0", "ideographic": "\u3000", "tab": "\t", "spaces": "   ", "none": ""}
+_WORDS_OF_A_LABEL = re.compile(r"(?m)^(PDF|Arxiv|CoolPaper|LLM) (URL|ID|Analysis)\b")
+
+
+@pytest.mark.parametrize("case", [str, str.upper, str.lower], ids=["as is", "upper", "lower"])
+@pytest.mark.parametrize("gap", GAPS.values(), ids=GAPS.keys())
+def test_labels_are_read_whatever_the_spaces_between_their_words(
+    gap: str, case: Callable[[str], str]
+) -> None:
+    """An HTML export writes `Arxiv&nbsp;ID:`: the arXiv ID (the paper's identity), the
+    links and the analysis are read all the same."""
+    spaced = _WORDS_OF_A_LABEL.sub(lambda m: case(f"{m[1]}{gap}{m[2]}"), LIST)
+    assert spaced != LIST
+
+    assert parse_digest(spaced) == parse_digest(LIST)
+
+
+@pytest.mark.parametrize("gap", ["\u00a0", "\u3000"], ids=["no-break", "ideographic"])
+def test_a_label_not_read_with_such_spaces_hides_none_of_the_metadata(gap: str) -> None:
+    added = re.sub(r"(?m)^Arxiv ID:", f"Code{gap}Link: https://github.com/x/y\n\nArxiv ID:", LIST)
+    assert added != LIST
+
+    papers = [replace(p, line=0) for p in parse_digest(added).papers]
+    assert papers == [replace(p, line=0) for p in parse_digest(LIST).papers]
 
 
 @pytest.mark.parametrize("other", ["Comments: 12 pages, 5 figures", "Code: https://github.com/x/y"])

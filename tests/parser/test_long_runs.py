@@ -35,6 +35,12 @@ CASES = {
     "a metadata table's row with its cell far away": _with_line(
         HUGGINGFACE, f"| Authors{RUN}x", "Published:"
     ),
+    "a metadata label with its words far apart": _with_line(
+        HUGGINGFACE, f"Hugging{RUN}Face{RUN}URL{RUN}x", "Published:"
+    ),
+    "a metadata table's label with its words far apart": _with_line(
+        HUGGINGFACE, f"| Arxiv{RUN}ID{RUN}x", "Published:"
+    ),
     "a claim of ellipses with no quote at its end": (
         "2026-01-01\n\n本文提出 X。\n\n1. 声明一。\n\n   The first quote of it.\n\n"
         f"2. 声明{'…a' * 50_000}中\n\nNovelty：新。\n"
