@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jobs.parser.digest import opening_line
-from jobs.parser.text import DRESSING, byte_order, digest_lines
+from jobs.parser.text import DRESSING, byte_order, digest_lines, stray_nuls
 
 _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
@@ -88,6 +88,8 @@ def not_a_digest(data: bytes) -> Skipped | None:
     encoding, data = byte_order(data)
     if encoding != "utf-8":  # judged on its head, read as the parser reads it
         data = data[: 2 * _HEAD_BYTES].decode(encoding, "ignore").encode()
+    elif b"\x00" in data and stray_nuls(data):  # damaged text, read without them
+        data = data.replace(b"\x00", b"")
     first = _TEXT.search(data)
     if first is None:
         return Skipped(EMPTY)

@@ -13,7 +13,16 @@ from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
-from .text import DRESSING, LOST, digest_lines, paragraphs, unescaped, unmangled, untagged
+from .text import (
+    DRESSING,
+    LOST,
+    digest_lines,
+    paragraphs,
+    unescaped,
+    unmangled,
+    untagged,
+    without_nuls,
+)
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
@@ -62,6 +71,11 @@ _LOST = (
     "the file's text holds characters lost in encoding from here on (bytes that are not "
     "UTF-8, read as '\ufffd')"
 )
+_NULS = "NUL bytes in this line (left by a damaged copy or transfer): read without them"
+_PADDING = (
+    "the file ends in {:,} NUL bytes from here (the padding a crash or a preallocating copy "
+    "leaves): left out"
+)
 _TAGS = "the file's text holds HTML tags (`<br>`, `<p>`, `<b>`) from here on: left out"
 _UNKNOWN_FORMAT = (
     "unknown digest format: first line should be a date (YYYY-MM-DD) "
@@ -71,13 +85,16 @@ _UNKNOWN_FORMAT = (
 
 def parse_digest(text: str) -> ParsedDigest:
     """Parse a digest's text into papers; raises DigestParseError on what it cannot read."""
+    text, nul_lines, padding = without_nuls(text)
     mended = unmangled(text)
     # Tags before entities: an entity for `<` stands for text, never for a tag.
     text, tag_line = untagged(text if mended is None else mended)
     text, entity_line = unescaped(text)
     digest = _parse(text)
     kept, repeated = _once(digest.papers)
-    notes = [*digest.warnings, *repeated]
+    notes = [*digest.warnings, *repeated, *(DigestWarning(line, _NULS) for line in nul_lines)]
+    if padding is not None:
+        notes.append(DigestWarning(padding[0], _PADDING.format(padding[1])))
     if mended is not None:
         notes.append(DigestWarning(1, _MOJIBAKE))
     if entity_line is not None:

@@ -26,10 +26,18 @@ DRESSING = r"(?:#{1,6}\s*)?(?:\*\*)?"
 # characters at most, is read with them lost; more, and it is no UTF-8 (GBK, a binary).
 _STRAY_BYTES = 16
 _STRAY_SHARE = 100
-# Control characters other than tab, LF, VT, FF and CR.
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+# Control characters other than tab, LF, VT, FF and CR (and NUL: see _NULS).
+_CONTROL = re.compile(r"[\x01-\x08\x0e-\x1f\x7f]")
 # A text digest has next to no control characters; this share means it is not one.
 _BINARY_CONTROL_SHARE = 0.1
+# NUL bytes in text are damage: the padding a crash or a preallocating copier leaves at the
+# end (or as a hole), a stray one from a broken transfer. Text that is UTF-8 without them,
+# with a run of them at most every _NUL_SPACING other bytes, is read without them (the
+# parser warns on each line). UTF-16 or UTF-32 without their mark hold a NUL every few
+# bytes, and images and archives are no UTF-8 around theirs: binary, as before.
+_NULS = re.compile(r"\x00+")
+_NUL_RUNS = re.compile(rb"\x00+")
+_NUL_SPACING = 100
 
 # Ideographs, kana, CJK punctuation and full-width forms: no space is written between them.
 CJK_CHARS = r"\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"  # for a [class]
@@ -61,13 +69,14 @@ def without_debris(text: str) -> str:
 
 
 def decode_digest(data: bytes) -> str:
-    """Decode a digest file: UTF-8 (a BOM dropped), or UTF-16 after its BOM; anything else
-    is refused."""
+    """Decode a digest file: UTF-8 (a BOM dropped; stray NUL bytes kept, for
+    `parse_digest` to remove where it warns), or UTF-16 after its BOM; anything else is
+    refused."""
     encoding, body = byte_order(data)
     offset, data = len(data) - len(body), body
     if not data:
         raise DigestParseError("file is empty")
-    if encoding == "utf-8" and b"\x00" in data:
+    if encoding == "utf-8" and b"\x00" in data and not stray_nuls(data):
         raise DigestParseError("file is binary, not a text digest")
     try:
         text = data.decode(encoding)
@@ -78,9 +87,47 @@ def decode_digest(data: bytes) -> str:
         text = repaired
     if not text.strip():
         raise DigestParseError("file holds only whitespace")
-    if "\x00" in text or len(_CONTROL.findall(text)) > len(text) * _BINARY_CONTROL_SHARE:
+    nuls = text.count("\x00")  # strays in UTF-8, which parse_digest removes
+    controls = len(_CONTROL.findall(text))
+    if (nuls and encoding != "utf-8") or controls > (len(text) - nuls) * _BINARY_CONTROL_SHARE:
         raise DigestParseError("file is binary, not a text digest")
     return text
+
+
+def stray_nuls(data: bytes) -> bool:
+    """Whether the NUL bytes in UTF-8 data are damage to text that is read without them
+    (see _NULS), rather than the mark of a binary file or of a wider encoding."""
+    body = data.rstrip(b"\x00")  # padding, however long, is one piece of damage
+    rest = body.replace(b"\x00", b"")
+    if len(_NUL_RUNS.findall(body)) * _NUL_SPACING > len(rest):
+        return False
+    return _stray_bytes_replaced(rest) is not None
+
+
+def without_nuls(text: str) -> tuple[str, list[int], tuple[int, int] | None]:
+    """The text without its NUL bytes; the lines (1-based) that held them, padding aside;
+    and where the NUL padding the text ends in begins (its line) and its length, or None."""
+    if "\x00" not in text:
+        return text, [], None
+    body = text.rstrip("\x00")
+    lines: list[int] = []
+    line, counted = 1, 0
+    for run in _NULS.finditer(body):  # lines counted on from the run before: linear
+        line += _line_breaks(body, counted, run.start())
+        counted = run.start()
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    padding = None
+    if len(body) < len(text):
+        padding = (line + _line_breaks(body, counted, len(body)), len(text) - len(body))
+    return body.replace("\x00", ""), lines, padding
+
+
+def _line_breaks(text: str, start: int, end: int) -> int:
+    """How many lines end in `text[start:end]`: at LF, CRLF or a lone CR, as `digest_lines`
+    splits them."""
+    crlf = text.count("\r\n", start, end)
+    return text.count("\n", start, end) + text.count("\r", start, end) - crlf
 
 
 def unmangled(text: str) -> str | None:

@@ -109,6 +109,28 @@ def test_files_that_are_no_digests_are_skipped_and_keep_the_exit_status_0(
     ]
 
 
+def test_a_digest_with_nul_bytes_loads_with_its_warnings_and_exit_status_0(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    padded = tmp_path / "digests" / "004_ee791cd1952f5dee.txt"
+    padded.write_bytes(padded.read_bytes().replace(b"ENEAS", b"ENE\x00AS", 1) + b"\x00" * 4096)
+
+    result = paperbot("ingest", "digests", "--no-embed", cwd=tmp_path)
+
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0] == (
+        "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated"
+    )
+    assert result.stderr.splitlines() == [
+        "paperbot: digests/004_ee791cd1952f5dee.txt: warning: line 11: NUL bytes in this line "
+        "(left by a damaged copy or transfer): read without them",
+        "paperbot: digests/004_ee791cd1952f5dee.txt: warning: line 315: the file ends in "
+        "4,096 NUL bytes from here (the padding a crash or a preallocating copy leaves): "
+        "left out",
+    ]
+
+
 def test_text_output_counts_documents_and_papers(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     result = paperbot("ingest", cwd=tmp_path)

@@ -119,8 +119,14 @@ async def test_a_bad_digest_fails_with_one_line_and_loses_nothing(
 
 @pytest.mark.parametrize(
     ("content", "reason"),
-    [(b"", selection.EMPTY), (b"\x00\x01PK\x03\x04" * 100, selection.BINARY)],
-    ids=["empty", "binary"],
+    [
+        (b"", selection.EMPTY),
+        (b"\x00" * 8192, selection.EMPTY),  # preallocated, never written
+        (b"\x00\x01PK\x03\x04" * 100, selection.BINARY),
+        ((SEEDS / DEEP_READS).read_text(encoding="utf-8").encode("utf-16-le"), selection.BINARY),
+        ((SEEDS / DEEP_READS).read_text(encoding="utf-8").encode("utf-32"), selection.BINARY),
+    ],
+    ids=["empty", "only NULs", "binary", "UTF-16 without its mark", "UTF-32"],
 )
 async def test_an_emptied_or_binary_file_is_skipped_and_keeps_its_papers(
     sessions: Sessions, seeds: Path, content: bytes, reason: str
@@ -246,3 +252,31 @@ async def test_a_digest_saved_as_utf_16_with_its_mark_loads_as_utf_8_does(
     report = await ingest(sessions, [seeds])
     assert report.errors == [] and report.skipped == [] and report.warnings == []
     assert await counts(sessions) == (36, 133)
+
+
+async def test_nul_bytes_in_a_digest_are_left_out_and_every_paper_loads(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A stray NUL (a broken transfer) and the NUL padding a crash or a preallocating copier
+    leaves at the end: each is a warning on its line, and the rest of the file loads."""
+    stray, padded = seeds / "000_e3eab0f621521816.txt", seeds / DEEP_READS
+    stray.write_bytes(stray.read_bytes().replace(b"All LoRA and", b"All LoRA\x00 and", 1))
+    padded.write_bytes(padded.read_bytes() + b"\x00" * 4096)
+
+    report = await ingest(sessions, [seeds])
+
+    assert (report.errors, report.skipped) == ([], [])
+    assert report.warnings == [
+        {
+            "path": str(stray),
+            "warning": "line 17: NUL bytes in this line (left by a damaged copy or transfer): "
+            "read without them",
+        },
+        {
+            "path": str(padded),
+            "warning": "line 315: the file ends in 4,096 NUL bytes from here (the padding a "
+            "crash or a preallocating copy leaves): left out",
+        },
+    ]
+    assert await counts(sessions) == (36, 133)
+    assert await last_run_status(sessions) == "ok"
