@@ -14,17 +14,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jobs.parser.digest import opening_line
+from jobs.parser.digest import opening_line, opens_a_digest
 from jobs.parser.text import DRESSING, byte_order, digest_lines, stray_nuls
 
 _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
-# How a digest's first line starts: a date (even a malformed one: that is the digest's
-# error, reported as such) or the HuggingFace header.
-_STARTS_LIKE_A_DIGEST = re.compile(
-    DRESSING + r"(?:[0-9]{4}\s*[-/.年]|HuggingFace\s+(?:Daily\s+)?Papers)",
-    re.IGNORECASE,
-)
+# A first line that makes a file a digest, even a malformed one (that is the digest's
+# error, reported as such): a date line, also one that is no date (`2026-02-30`, `2026/9`:
+# a date's digits and separators only), or the HuggingFace header. A date with other text
+# after it (a log's time, a table's next fields, a title's words) is no date line: the
+# file is a digest only if the parser reads papers under it (UNKNOWN_START).
+_MALFORMED_DATE = re.compile(DRESSING + r"[0-9]{4}\s*[-/.年][-/.年月日0-9\s]*(?:\*\*)?")
+_HEADER_START = re.compile(DRESSING + r"HuggingFace\s+(?:Daily\s+)?Papers", re.IGNORECASE)
 _TEXT = re.compile(rb"\S")
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _BINARY_CONTROL_SHARE = 0.1
@@ -101,6 +102,14 @@ def not_a_digest(data: bytes) -> Skipped | None:
     # markdown (a title as a heading) before the first line.
     lines = digest_lines(head.decode("utf-8", "ignore"))
     opening = opening_line(lines)
-    if opening is None or not _STARTS_LIKE_A_DIGEST.match(lines[opening].strip()):
+    if opening is None or not _opens_like_a_digest(lines[opening].strip()):
         return Skipped(UNKNOWN_START)
     return None
+
+
+def _opens_like_a_digest(line: str) -> bool:
+    return (
+        opens_a_digest(line)
+        or _MALFORMED_DATE.fullmatch(line) is not None
+        or _HEADER_START.match(line) is not None
+    )

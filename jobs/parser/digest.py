@@ -116,7 +116,7 @@ def opening_line(lines: Sequence[str]) -> int | None:
         text = line.strip()
         if not text:
             continue
-        if _opens_a_digest(text):
+        if opens_a_digest(text):
             return index
         if is_markup(text) and _titled_date(text) is None:
             continue
@@ -128,7 +128,9 @@ def opening_line(lines: Sequence[str]) -> int | None:
     return title
 
 
-def _opens_a_digest(line: str) -> bool:
+def opens_a_digest(line: str) -> bool:
+    """Whether a (stripped) line is a digest's date line or header, in any form the parser
+    reads, its date valid or not."""
     return _is_date(line) or HEADER.fullmatch(line) is not None
 
 

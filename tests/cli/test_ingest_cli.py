@@ -97,16 +97,26 @@ def test_files_that_are_no_digests_are_skipped_and_keep_the_exit_status_0(
     shutil.copytree(SEEDS, tmp_path / "digests")
     write(tmp_path / "digests" / "README.md", "# Digests\n\nDrop files here.\n")
     (tmp_path / "digests" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    write(tmp_path / "digests" / "delivery.log", "2026-09-28 12:00:01 INFO delivery started\n")
+    write(tmp_path / "digests" / "export.csv", "2026-09-28,AV-GRPO,7\n2026-09-29,GAPO,10\n")
+    unknown_start = (
+        "not a digest: the first line is neither a date (YYYY-MM-DD) "
+        "nor 'HuggingFace Papers YYYY-MM-DD'"
+    )
 
     result = paperbot("ingest", "digests", cwd=tmp_path)
+    again = paperbot("ingest", "digests", "--no-embed", cwd=tmp_path)
 
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.splitlines() == [
         "documents: 3 new, 0 changed, 0 unchanged, 0 failed; papers: 36 new, 0 updated",
         "skipped digests/README.md: not a digest (README, .md and .json files are never read)",
+        f"skipped digests/delivery.log: {unknown_start}",
+        f"skipped digests/export.csv: {unknown_start}",
         "skipped digests/logo.png: binary file, not a digest",
         "vectors: 220 embedded, 0 waiting (hash-bag-of-words (3))",
     ]
+    assert (again.returncode, again.stderr) == (0, "")  # and so on every scan
 
 
 def test_a_digest_with_nul_bytes_loads_with_its_warnings_and_exit_status_0(

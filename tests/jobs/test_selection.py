@@ -44,6 +44,10 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     write(seeds / "export.json", '{"papers": []}\n')
     write(seeds / "notes.txt", "Notes of the reading group.\n")
     write(seeds / "dated.txt", "Reading group, 2026-09-28\n\nWe read three papers.\n")
+    # A log's records and a table's rows start with a date, but none is a date line.
+    write(seeds / "delivery.log", "2026-09-28 10:00:01 INFO delivery started\n" * 2)
+    write(seeds / "export.csv", "2026-09-28,AV-GRPO,7\n2026-09-29,GAPO,10\n")
+    write(seeds / "events.tsv", "2026-09-28\tingested\t8\n")
     write(seeds / "empty.txt", "")
     (seeds / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
     # A link out of the folder is never read, even to a sound digest; one inside is.
@@ -63,6 +67,9 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
         ("export.json", selection.NOT_A_DIGEST_NAME),
         ("notes.txt", selection.UNKNOWN_START),
         ("dated.txt", selection.UNKNOWN_START),  # a dated title over no digest
+        ("delivery.log", selection.UNKNOWN_START),
+        ("export.csv", selection.UNKNOWN_START),
+        ("events.tsv", selection.UNKNOWN_START),
         ("empty.txt", selection.EMPTY),
         ("logo.png", selection.BINARY),
         ("secrets.txt", selection.OUTSIDE_THE_FOLDER),
@@ -71,7 +78,8 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     assert await last_run_status(sessions) == "ok"  # what /reingest and the scan report
     assert await counts(sessions) == (36, 133)
     again = await ingest(sessions, [seeds])
-    assert again.errors == [] and len(again.skipped) == 9
+    assert again.errors == [] and len(again.skipped) == 12
+    assert await last_run_status(sessions) == "ok"
 
 
 async def test_a_digest_whose_first_line_is_a_dated_title_is_read_not_skipped(
@@ -89,6 +97,36 @@ async def test_a_digest_whose_first_line_is_a_dated_title_is_read_not_skipped(
         f"line 1: the first line should be the date as YYYY-MM-DD, found '论文精读 {date_line}'; "
         f"read as {date_line}"
     )} in report.warnings  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("first", "error", "warning"),
+    [
+        ("2026-13-45", "line 1: '2026-13-45' is not a valid date", None),
+        ("2026/9", "line 1: '2026/9' is not a date in YYYY-MM-DD form", None),
+        (
+            "2026-09-09 12:00:01 extra words",
+            None,
+            "line 1: the first line should be the date as YYYY-MM-DD, found "
+            "'2026-09-09 12:00:01 extra words'; read as 2026-09-09",
+        ),
+    ],
+    ids=["no such date", "not YYYY-MM-DD", "a date and more"],
+)
+async def test_a_digest_whose_date_line_is_broken_still_fails_or_warns_on_it(
+    sessions: Sessions, seeds: Path, first: str, error: str | None, warning: str | None
+) -> None:
+    """Over its papers, a date line that is no date fails the file, and one with more
+    after it is read with a warning: neither is skipped as no digest."""
+    path = seeds / DEEP_READS
+    rest = path.read_text(encoding="utf-8").split("\n", 1)[1]
+    path.write_text(f"{first}\n{rest}", encoding="utf-8")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.skipped == []
+    assert report.errors == ([{"path": str(path), "error": error}] if error else [])
+    assert report.warnings == ([{"path": str(path), "warning": warning}] if warning else [])
 
 
 @pytest.mark.parametrize(
