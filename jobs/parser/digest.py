@@ -25,6 +25,9 @@ from .text import (
 )
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_DATE_LENGTH = len("YYYY-MM-DD")
+# How a paragraph (and the note) ends: a sentence's end, perhaps with a quote or bracket.
+_SENTENCE_END = frozenset("。．.！？!?”\"’'）)」』】")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
 # `2026年9月28日`, a weekday after it, dressed as a markdown heading or in bold.
 _DATE_CORE = r"([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})"  # y, m, d
@@ -182,12 +185,22 @@ def _deep_reads(
 ) -> ParsedDigest:
     """The deep reads after the first line (`first`), `head` the warnings about it."""
     body = without_markup(lines)
-    # Digests run together (concatenated exports): each later date line is a boundary.
-    later = [index for index in range(first + 1, len(lines)) if _is_date(lines[index].strip())]
-    for index in later:
-        body[index] = ""
-    papers, warnings = parse_deep_reads(paragraphs(body, first + 1))
-    joined = _joined(lines, later, digest_date)
+    # Digests run together (concatenated exports): each later date line is a boundary, and
+    # so is a date line run onto the end of the line before it (the file before ended
+    # without a newline): that line's paragraph ends there.
+    later: list[tuple[int, str]] = []  # (index, date line)
+    cuts = [first + 1]  # where a run of paragraphs starts: after the first line, a glued date
+    for index in range(first + 1, len(lines)):
+        if _is_date(line := lines[index].strip()):
+            later.append((index, line))
+            body[index] = ""
+        elif glued := _glued_date(lines[index]):
+            later.append((index, glued))
+            body[index] = body[index].removesuffix(glued).rstrip()
+            cuts.append(index + 1)
+    runs = zip(cuts, [*cuts[1:], len(lines)], strict=True)
+    papers, warnings = parse_deep_reads([p for run in runs for p in paragraphs(body, *run)])
+    joined = _joined(later, digest_date)
     return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, (*head, *warnings, *joined))
 
 
@@ -202,13 +215,13 @@ def _huggingface(
     # The list repeats its header before its table of contents; another date is another
     # list run into this one.
     later = [
-        index
+        (index, lines[index].strip())
         for index in range(first + 1, len(lines))
         if (other := HEADER.fullmatch(lines[index].strip()))
         and other.group(1) is not None
         and _date_or_none(other.group(1)) != digest_date
     ]
-    joined = _joined(lines, later, digest_date)
+    joined = _joined(later, digest_date)
     return ParsedDigest(
         FORMAT_HUGGINGFACE, digest_date, entries, (*head, *empty, *warnings, *joined)
     )
@@ -277,9 +290,23 @@ def _is_date(line: str) -> bool:
     return line[:1] in _DATE_STARTS and _date_match(line) is not None  # most fail at once
 
 
-def _joined(lines: Sequence[str], later: Sequence[int], digest_date: date) -> list[DigestWarning]:
-    """A warning at each line where another digest begins."""
-    return [DigestWarning(i + 1, _JOINED.format(lines[i].strip(), digest_date)) for i in later]
+def _joined(later: Sequence[tuple[int, str]], digest_date: date) -> list[DigestWarning]:
+    """A warning at each line (index) where another digest begins, with its date line."""
+    return [DigestWarning(i + 1, _JOINED.format(line, digest_date)) for i, line in later]
+
+
+def _glued_date(line: str) -> str | None:
+    """The date a line ends in when it is a date line run onto the end of a paragraph
+    (`…请以原文为准。2026-09-09`: `cat` of a file that ends without a newline), or None.
+    Only a valid YYYY-MM-DD date, as a date line writes it, right after the end of a
+    sentence counts: a date inside a sentence is text."""
+    start = len(line) - _DATE_LENGTH
+    if start <= 0 or _DATE.fullmatch(line, start) is None:  # most lines fail here at once
+        return None
+    glued = line[start:]
+    if line[:start].rstrip()[-1:] not in _SENTENCE_END or _date_or_none(glued) is None:
+        return None
+    return glued
 
 
 def _first_line(head: str, expected: str, described: str, line: int) -> tuple[DigestWarning, ...]:

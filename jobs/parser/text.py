@@ -259,12 +259,12 @@ class Paragraph(NamedTuple):  # a tuple: the parser makes one for every paragrap
         return join_lines(self.lines)
 
 
-def paragraphs(lines: Sequence[str], start: int = 0) -> list[Paragraph]:
-    """Split `lines[start:]` at blank lines (lines are already right-stripped)."""
+def paragraphs(lines: Sequence[str], start: int = 0, end: int | None = None) -> list[Paragraph]:
+    """Split `lines[start:end]` at blank lines (lines are already right-stripped)."""
     result: list[Paragraph] = []
     block: list[str] = []
     first = start
-    for index in range(start, len(lines)):
+    for index in range(start, len(lines) if end is None else end):
         line = lines[index]
         if line.strip():
             if not block:

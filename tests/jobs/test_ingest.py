@@ -240,6 +240,35 @@ async def test_the_same_arxiv_paper_in_two_files_is_one_paper_with_two_sources(
     assert sources == 2
 
 
+async def test_two_digests_joined_by_cat_load_every_paper_and_say_where_the_second_begins(
+    sessions: Sessions, folder: Path
+) -> None:
+    """The first digest ends without a newline, so `cat` runs the second one's date line
+    onto its last line (`…请以原文为准。2026-09-09`)."""
+    first = (SEEDS / "000_e3eab0f621521816.txt").read_bytes()
+    second = (SEEDS / "004_ee791cd1952f5dee.txt").read_bytes()
+    assert not first.endswith(b"\n")
+    (folder / "joined.txt").parent.mkdir(parents=True)
+    (folder / "joined.txt").write_bytes(first + second)
+
+    glued_line = first.count(b"\n") + 1
+
+    report = await ingest(sessions, [folder])
+
+    assert (report.errors, report.papers) == ([], {"new": 16, "updated": 0})
+    assert report.warnings == [
+        {
+            "path": str(folder / "joined.txt"),
+            "warning": f"line {glued_line}: another digest begins here "
+            "(2026-09-09): this file holds more than one digest, and its papers are all "
+            "dated 2026-09-28",
+        }
+    ]
+    async with sessions() as session:
+        names = set((await session.execute(select(Paper.name))).scalars())
+    assert {"AV-GRPO", "GAPO", "ENEAS"} <= names  # from both digests
+
+
 async def test_one_bad_file_never_blocks_the_others(sessions: Sessions, folder: Path) -> None:
     write(folder / "a_bad.txt", "2026-13-01\n\n本文提出 X。\n")
     write(folder / "b_good.txt", huggingface_digest("2026-10-04", [Entry("2610.00001", "A")]))

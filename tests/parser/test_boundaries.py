@@ -5,6 +5,7 @@ their keys, their claims, or which paper a paragraph belongs to."""
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -200,6 +201,44 @@ def test_two_digests_run_together_hold_both_files_papers_with_a_warning(
         f"line {line}: another digest begins here ({second_date}): this file holds more than "
         f"one digest, and its papers are all dated {date}"
     ]
+
+
+@pytest.mark.parametrize("trailing", ["", " \t"], ids=["bare", "trailing spaces"])
+@pytest.mark.parametrize("order", [0, 1], ids=["note last", "follow-ups last"])
+def test_a_date_line_run_onto_the_last_line_of_the_digest_before_is_a_boundary_too(
+    order: int, trailing: str
+) -> None:
+    """`cat` of a digest that ends without a newline runs the next date line onto its last
+    line (`…请以原文为准。2026-09-09`): read as with a newline between, the warning on the
+    line the second digest begins on."""
+    first, second = DEEP_READ_SEEDS[order], DEEP_READ_SEEDS[1 - order]
+    first = first.rstrip("\n") + trailing
+
+    glued, apart = parse_digest(first + second), parse_digest(f"{first}\n{second}")
+
+    assert [replace(p, line=0) for p in glued.papers] == [replace(p, line=0) for p in apart.papers]
+    assert len(glued.papers) == len(parse_digest(first).papers) + len(parse_digest(second).papers)
+    date, second_date = first.split("\n", 1)[0], second.split("\n", 1)[0]
+    assert [str(warning) for warning in glued.warnings] == [
+        f"line {first.count(chr(10)) + 1}: another digest begins here ({second_date}): this "
+        f"file holds more than one digest, and its papers are all dated {date}"
+    ]
+
+
+@pytest.mark.parametrize(
+    "end",
+    ["截至 2026-09-09", "跟进。2026/09/09", "跟进。2026-13-45", "版本 1.2026-09-09。"],
+    ids=["no sentence end", "not YYYY-MM-DD", "no such date", "not at the end"],
+)
+def test_a_date_at_the_end_of_a_line_that_is_no_date_line_run_on_is_text(end: str) -> None:
+    text = (
+        "2026-01-01\n\n本文提出 FooNet。\n\n1. 声明一。\n\n   The quote.\n\n"
+        f"Novelty：新。 Soundness：稳。 Significance：大。\n\n局限。\n\n{end}\n"
+    )
+    digest = parse_digest(text)
+
+    (paper,) = digest.papers
+    assert (paper.follow_ups, digest.warnings) == (end, ())
 
 
 def test_a_quote_set_as_a_markdown_blockquote_is_the_claims_quote() -> None:

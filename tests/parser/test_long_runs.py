@@ -41,6 +41,9 @@ CASES = {
     "a metadata table's label with its words far apart": _with_line(
         HUGGINGFACE, f"| Arxiv{RUN}ID{RUN}x", "Published:"
     ),
+    "a date line run onto a line far after its sentence's end": (
+        f"2026-09-09\n\n本文提出 X。\n\n1. 声明一。\n\n   The quote.\n\n跟进。{RUN}2026-09-10\n"
+    ),
     "a claim of ellipses with no quote at its end": (
         "2026-01-01\n\n本文提出 X。\n\n1. 声明一。\n\n   The first quote of it.\n\n"
         f"2. 声明{'…a' * 50_000}中\n\nNovelty：新。\n"
