@@ -345,19 +345,24 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
     that repeats an earlier one word for word, or numbers that start over (`1 2 3 1 2`:
     another paper's claims, whose text is missing), are left out."""
     holders: dict[int, _Item] = {}  # number -> the claim read as it
-    early: dict[int, tuple[int, int]] = {}  # number -> (number expected, index of its warning)
+    # number -> (number expected, index of its warning; None when it followed its neighbour)
+    early: dict[int, tuple[int, int | None]] = {}
     notes: list[DigestWarning] = []
     starting_over: _Item | None = None  # the last claim left out as numbered again
     expected = 1  # the lowest number no claim is read as yet
+    previous = 0  # the number of the claim read last
     for position, claim in enumerate(run):
         while expected in holders:
             expected += 1
         number = claim.number
         if number not in holders:
-            if number != expected:
-                if number > expected:
-                    early[number] = (expected, len(notes))
-                notes.append(DigestWarning(claim.line, _OUT_OF_ORDER.format(number, expected)))
+            # Warned once where the order breaks: a run numbered from 2 (`2 3 4`) is one
+            # slip, at its first claim, and what was expected there is the next number.
+            follows = previous > 0 and number == previous + 1
+            if number != expected and not follows:
+                notes.append(DigestWarning(claim.line, _OUT_OF_ORDER.format(number, previous + 1)))
+            if number > expected:
+                early[number] = (expected, None if follows else len(notes) - 1)
         elif _repeated(claim, holders, starting_over, next(iter(run[position + 1 :]), None)):
             notes.append(DigestWarning(claim.line, _TWICE.format(number, expected, "left out")))
             starting_over = claim
@@ -366,9 +371,13 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
             slip, note = holders.pop(number), early.pop(number)[1]
             slip.number = expected
             holders[expected] = slip
-            notes[note] = DigestWarning(
+            warning = DigestWarning(
                 slip.line, _TWICE.format(number, expected, f"read as claim {expected}")
             )
+            if note is None:
+                notes.append(warning)
+            else:
+                notes[note] = warning
         else:
             later = {other.number for other in run[position + 1 :]}
             claim.number = next(
@@ -381,6 +390,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
             )
         starting_over = None
         holders[claim.number] = claim
+        previous = claim.number
     warnings.extend(notes)
     # One without its quote was reported and is left out; out of order: reported.
     claims = sorted((c for c in holders.values() if c.quote_lines), key=lambda c: c.number)

@@ -187,6 +187,22 @@ WARNING_CASES = [
         [[2]],
     ),
     (
+        "claims numbered from 2: one slip, at the first",
+        DEEP_READ_HEAD
+        + "".join(f"{n}. 声明{n}。\n\n   Quote {n}.\n\n" for n in (2, 3, 4))
+        + REVIEW,
+        [f"line 5: claim 2 is out of order: expected claim 1 {ORDER}; loaded as claim 2"],
+        [[2, 3, 4]],
+    ),
+    (
+        "a number skipped: warned where it is skipped, the next number expected",
+        DEEP_READ_HEAD
+        + "".join(f"{n}. 声明{n}。\n\n   Quote {n}.\n\n" for n in (1, 2, 4, 5))
+        + REVIEW,
+        [f"line 13: claim 4 is out of order: expected claim 3 {ORDER}; loaded as claim 4"],
+        [[1, 2, 4, 5]],
+    ),
+    (
         "a claim numbered 2、",
         DEEP_READ_HEAD + CLAIM + "2、声明二。\n\n   Second.\n\n" + REVIEW,
         ["line 9: claim 2 should start '2. ', found '2、'; read as claim 2"],
