@@ -843,7 +843,7 @@ def _finish(
     the file: nothing, `_orphans`)."""
     rest = pending
     if open_read is not None:
-        tail_length = _tail_length(pending) if before_body else len(pending)
+        tail_length = _tail_length(pending) if before_body else _tail_at_end(open_read, pending)
         if not open_read.left_out:
             tail = pending[:tail_length]
             warnings.extend(
@@ -895,6 +895,22 @@ def _tail_length(run: list[_Item]) -> int:
         return shape, abs(split - TAIL_PARAGRAPHS)
 
     return min(range(len(run)), key=cost, default=0)
+
+
+def _tail_at_end(read: _DeepRead, run: list[_Item]) -> int:
+    """How much of what follows the file's last deep read is its tail: all of it, but for
+    the text of a paper whose claims never came (a file cut short), from its first
+    paragraph, which opens like a paper's text after the review's own (left out, warned)."""
+    if read.review is None:
+        return len(run)
+    return next(
+        (
+            index
+            for index in range(1, len(run))
+            if _OPENS_PAPER.match(run[index].text) and not _CONTINUES_TAIL.match(run[index].text)
+        ),
+        len(run),
+    )
 
 
 def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:

@@ -181,6 +181,23 @@ def test_a_split_tail_at_the_end_of_the_file_is_the_last_paper_s() -> None:
     assert (paper.limitations, paper.follow_ups) == ("局限。", "跟进。\n\n多出来的一段。")
 
 
+@pytest.mark.parametrize("kept", [1, 2, 3, 4])
+def test_a_paper_cut_off_before_its_claims_at_the_end_is_left_out_with_warnings(kept: int) -> None:
+    """A file cut short inside a paper's text (before its claims): that text is no part of
+    the paper before it; each paragraph is warned, on its line."""
+    text = next(t for t in DEEP_READ_SEEDS if "本文是腾讯混元团队发布的 Hunyuan-A13B" in t)
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("本文是腾讯混元团队"))
+    cut = "\n".join(lines[: start + 2 * kept - 1])  # its first `kept` paragraphs
+    digest = parse_digest(cut)
+
+    whole = parse_digest(text).papers
+    before = next(i for i, paper in enumerate(whole) if (paper.name or "").startswith("Hunyuan"))
+    assert digest.papers == whole[:before]  # the paper before it, its tail included, as it was
+    warned = [w.line for w in digest.warnings if "belongs to no paper" in w.message]
+    assert warned == [start + 1 + 2 * n for n in range(kept)]
+
+
 @pytest.mark.parametrize("gap", ["\n", "\n\n", "\n\n\n"], ids=["no blank line", "one", "two"])
 @pytest.mark.parametrize("dressing", ["{}", "# {}", "{}（周三）"])
 def test_two_digests_run_together_hold_both_files_papers_with_a_warning(
