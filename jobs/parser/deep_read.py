@@ -900,13 +900,14 @@ def _tail_length(run: list[_Item]) -> int:
 def _tail_at_end(read: _DeepRead, run: list[_Item]) -> int:
     """How much of what follows the file's last deep read is its tail: all of it, but for
     the text of a paper whose claims never came (a file cut short), from its first
-    paragraph, which opens like a paper's text after the review's own (left out, warned)."""
+    paragraph, which opens like a paper's text past the review's usual two (left out,
+    warned; a limitation or follow-up that starts `本文…` is one of those two)."""
     if read.review is None:
         return len(run)
     return next(
         (
             index
-            for index in range(1, len(run))
+            for index in range(TAIL_PARAGRAPHS, len(run))
             if _OPENS_PAPER.match(run[index].text) and not _CONTINUES_TAIL.match(run[index].text)
         ),
         len(run),
