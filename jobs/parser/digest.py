@@ -4,7 +4,7 @@ with here."""
 
 import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import date
 from operator import attrgetter
@@ -142,6 +142,56 @@ def _parse(text: str) -> ParsedDigest:
     first = opening_line(lines)
     if first is None:
         raise DigestParseError("digest is empty")
+    other = _other_format(lines, first)
+    if other is None:
+        return _read(lines, first)
+    # A digest of the other format run into this one (concatenated exports): each part is
+    # read as what it is, and the papers are dated by the first, as digests of one format.
+    digest = _read(lines[:other], first)
+    try:
+        rest = _parse("\n".join(lines[other:]))
+    except DigestParseError as error:
+        warning = DigestWarning(other + (error.line or 1), f"{error.message}; left out")
+        return replace(digest, warnings=(*digest.warnings, warning))
+    shift = len(digest.papers)
+    papers = (
+        replace(paper, position=paper.position + shift, line=paper.line + other)
+        for paper in rest.papers
+    )
+    joined = DigestWarning(other + 1, _JOINED.format(lines[other].strip(), digest.digest_date))
+    moved = (replace(warning, line=warning.line + other) for warning in rest.warnings)
+    return replace(
+        digest,
+        papers=(*digest.papers, *papers),
+        warnings=(*digest.warnings, joined, *moved),
+    )
+
+
+def _other_format(lines: Sequence[str], first: int) -> int | None:
+    """Where a digest of the other format begins after the first line (`first`), if one
+    does: a HuggingFace header (with its date) after a date line, a date line as written
+    YYYY-MM-DD after a HuggingFace header."""
+    head = lines[first].strip()
+    if _is_date(head):
+        other = [i for i, line in _later(lines, first) if _dated_header(line)]
+    elif HEADER.fullmatch(head):
+        other = [i for i, line in _later(lines, first) if _DATE.fullmatch(line)]
+    else:
+        return None
+    return other[0] if other else None
+
+
+def _later(lines: Sequence[str], first: int) -> Iterator[tuple[int, str]]:
+    return ((index, lines[index].strip()) for index in range(first + 1, len(lines)))
+
+
+def _dated_header(line: str) -> bool:
+    header = HEADER.fullmatch(line)
+    return header is not None and header.group(1) is not None
+
+
+def _read(lines: Sequence[str], first: int) -> ParsedDigest:
+    """The digest whose first line is at `first`, in the format that line opens."""
     head, line_number = lines[first].strip(), first + 1
     before = next((index for index in range(first) if lines[index].strip()), None)
     opening = () if before is None else (DigestWarning(before + 1, _BEFORE_FIRST_LINE),)

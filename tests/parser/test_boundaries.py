@@ -220,6 +220,35 @@ def test_two_digests_run_together_hold_both_files_papers_with_a_warning(
     ]
 
 
+@pytest.mark.parametrize("huggingface_first", [True, False], ids=["list first", "deep reads first"])
+def test_digests_of_both_formats_run_together_hold_both_files_papers(
+    huggingface_first: bool,
+) -> None:
+    """A HuggingFace list and a deep-read digest in one file: each part is read in its own
+    format (neither the deep reads taken for the list's footer, nor the list's entries for
+    deep reads), the papers dated by the first, with a warning where the second begins."""
+    listing = next(
+        seed.read_text(encoding="utf-8")
+        for seed in seed_files()
+        if seed.read_text(encoding="utf-8").startswith("HuggingFace")
+    )
+    first, second = (
+        (listing, DEEP_READ_SEEDS[0]) if huggingface_first else (DEEP_READ_SEEDS[0], listing)
+    )
+    text = first.rstrip("\n") + "\n\n" + second
+    joined = parse_digest(text)
+    line = first.rstrip("\n").count("\n") + 3
+
+    assert [p.key for p in joined.papers] == [*papers(first), *papers(second)]
+    assert [p.kind for p in joined.papers] == [
+        p.kind for p in (*parse_digest(first).papers, *parse_digest(second).papers)
+    ]
+    lines = text.split("\n")
+    assert all(lines[p.line - 1].strip() for p in joined.papers)  # each paper's own line
+    [warning] = [w for w in joined.warnings if "another digest begins here" in w.message]
+    assert warning.line == line and lines[line - 1] == second.split("\n", 1)[0]
+
+
 @pytest.mark.parametrize("trailing", ["", " \t"], ids=["bare", "trailing spaces"])
 @pytest.mark.parametrize("order", [0, 1], ids=["note last", "follow-ups last"])
 def test_a_date_line_run_onto_the_last_line_of_the_digest_before_is_a_boundary_too(

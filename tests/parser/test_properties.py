@@ -70,6 +70,7 @@ MUTATIONS = st.lists(
     ),
     max_size=8,
 )
+JOINED = "another digest begins here"
 ARXIV_ID = re.compile(r"[0-9]{4}\.[0-9]{4,5}|[a-z][a-z.A-Z-]*/[0-9]{7}")
 
 
@@ -86,8 +87,11 @@ def parse_or_refuse(text: str) -> ParsedDigest | None:
 
 def check_consistent(digest: ParsedDigest) -> None:
     assert [paper.position for paper in digest.papers] == list(range(1, len(digest.papers) + 1))
+    # Papers are of the digest's format, up to a digest of the other format run into it.
+    joined = min((w.line for w in digest.warnings if w.message.startswith(JOINED)), default=None)
     for paper in digest.papers:
-        assert (paper.kind == KIND_HUGGINGFACE) == (digest.format != FORMAT_DEEP_READ)
+        if joined is None or paper.line < joined:
+            assert (paper.kind == KIND_HUGGINGFACE) == (digest.format != FORMAT_DEEP_READ)
         assert paper.line >= 1
         if paper.arxiv_id is not None:
             assert ARXIV_ID.fullmatch(paper.arxiv_id)
