@@ -23,7 +23,15 @@ from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, lookup_keys, matching
-from storage.models import CLAIM_FROM_REVIEW, Claim, Document, Paper, PaperDocument, utcnow
+from storage.models import (
+    CLAIM_FROM_ABSTRACT,
+    CLAIM_FROM_REVIEW,
+    Claim,
+    Document,
+    Paper,
+    PaperDocument,
+    utcnow,
+)
 from storage.search_text import index_text
 
 KIND_HUGGINGFACE = "huggingface"  # as the parser names it (storage does not import jobs)
@@ -259,8 +267,13 @@ async def save_document(
         ids[paper.key] = row.id
         claims = [ClaimInput(*claim) for claim in paper.claims]
         stored = stored_claims.get(row.id, [])
-        # Whichever file stored them: a partial copy under another name loses as much.
-        result.lost_claims += _lost_claims(row, stored, claims)
+        # Whichever file stored them: a partial copy under another name loses as much. An
+        # abstract's findings follow its text, which another day's listing may revise:
+        # only this file's own earlier version speaks for them.
+        own = row.id in held_before
+        result.lost_claims += _lost_claims(
+            row, [c for c in stored if own or c.source != CLAIM_FROM_ABSTRACT], claims
+        )
         result.cut_short += _cut_short(row, paper, stored, claims)
         changed = _refresh(row, paper, digest_date, mixed)
         if stored != claims:
@@ -336,9 +349,9 @@ def _claim_address(paper: str, claim: ClaimInput) -> str:
 def _cut_short(
     row: Paper, paper: PaperInput, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
 ) -> list[str]:
-    """The texts of the paper that `paper` ends early: a section or a claim's quote or
-    statement that is the start of the stored one, missing words (not only a full stop).
-    Names and titles are left out: shortening one is an edit, not a cut file."""
+    """The texts of the paper that `paper` ends early (`_ends_early`): a section, or a
+    claim's quote or statement. Names and titles are left out: shortening one is an edit,
+    not a cut file."""
     label = _address(row)
     fields = [
         f"{label}'s {name.replace('_', ' ')}"
@@ -360,6 +373,8 @@ def _cut_short(
 
 
 def _ends_early(text: str | None, stored: str | None) -> bool:
+    """Whether `text` is `stored` cut off: its start, words missing, and ending mid-sentence
+    (a text shortened on purpose, an abstract revised, ends with its sentence)."""
     if not text or not stored:
         return False
     text, stored = text.rstrip(), stored.rstrip()
@@ -367,7 +382,12 @@ def _ends_early(text: str | None, stored: str | None) -> bool:
         len(text) < len(stored)
         and stored.startswith(text)
         and any(c.isalnum() for c in stored[len(text) :])
+        and text.rstrip(_CLOSING)[-1:] not in _SENTENCE_ENDS
     )
+
+
+_SENTENCE_ENDS = frozenset(".。!！?？…;；")
+_CLOSING = "\"'”’)）」』]】"
 
 
 async def _match_rows(

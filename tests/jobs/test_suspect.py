@@ -22,7 +22,7 @@ from jobs.parser import deep_read
 from storage.db import Sessions
 from storage.models import Claim, Document, Paper
 from storage.status import store_status
-from tests.digests import SEEDS
+from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 AV_GRPO = "000_e3eab0f621521816.txt"  # deep reads: AV-GRPO first, its claim 5 on line 21
 SEED_TEXTS = {path.name: path.read_bytes() for path in sorted(SEEDS.glob("*.txt"))}
@@ -327,3 +327,26 @@ async def test_a_sentence_ended_otherwise_is_no_cut(sessions: Sessions, seeds: P
 
     assert report.suspect == [] and report.errors == []
     assert report.papers["updated"] >= 1
+
+
+async def test_another_days_listing_with_a_revised_abstract_is_no_suspect(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """An abstract's findings follow its text: a later day's listing that revised it (one
+    result sentence fewer) updates the paper; it is no damaged copy of the first day's."""
+    first = "We introduce Alpha. It improves recall by 4.1%. It halves latency to 12 ms."
+    revised = "We introduce Alpha. It improves recall by 4.1%."
+    write(
+        tmp_path / "day1.txt",
+        huggingface_digest("2026-10-04", [Entry("2610.00001", "Alpha", first, chinese="")]),
+    )
+    await ingest(sessions, [tmp_path / "day1.txt"])
+    write(
+        tmp_path / "day2.txt",
+        huggingface_digest("2026-10-05", [Entry("2610.00001", "Alpha", revised, chinese="")]),
+    )
+
+    report = await ingest(sessions, [tmp_path / "day2.txt"])
+
+    assert report.suspect == [] and report.errors == []
+    assert report.papers == {"new": 0, "updated": 1}
