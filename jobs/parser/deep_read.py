@@ -128,6 +128,14 @@ _OPENS_PAPER = re.compile(
     re.IGNORECASE,
 )
 # How a limitation or follow-up paragraph (or a piece of one) opens.
+# How a paper's positioning paragraph opens, and a limitation or follow-up does not
+# (`本文的代码尚未公开` is one of those).
+_POSITIONS_PAPER = re.compile(
+    r"(?:本文|本论文|该论文|这篇论文)(?:提出|是|定位|介绍|研究|针对|聚焦|关注|把|将|旨在)"
+    r"|(?:this|our) (?:paper|work) (?:proposes|introduces|presents|studies|is)"
+    r"|we (?:introduce|propose|present)",
+    re.IGNORECASE,
+)
 _CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
 _FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
 # How a paragraph's last line ends (a wrapped line seldom does): a sentence's end, maybe
@@ -178,6 +186,10 @@ _ABSTRACT_MIN_WORDS = 30  # shorter English on its own is a footer or a heading,
 _PREAMBLE = (
     "paragraph before this deep read's text belongs to no paper (a deep read opens with its "
     "positioning: '本文…', '<Name> 是一篇…'); left out"
+)
+_CUT_PAPER = (
+    "this paragraph after the last paper's review opens like a paper's text: a paper cut "
+    "short before its claims? read as the follow-ups of the paper before it"
 )
 _ORPHAN = (
     "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
@@ -843,9 +855,11 @@ def _finish(
     the file: nothing, `_orphans`)."""
     rest = pending
     if open_read is not None:
-        tail_length = _tail_length(pending) if before_body else _tail_at_end(open_read, pending)
+        tail_length = _tail_length(pending) if before_body else len(pending)
         if not open_read.left_out:
             tail = pending[:tail_length]
+            if not before_body and open_read.review is not None:
+                warnings.extend(_cut_paper(tail))
             warnings.extend(
                 DigestWarning(item.line, _STRAY_QUOTE)
                 for item in (*open_read.prose, *tail)
@@ -897,21 +911,16 @@ def _tail_length(run: list[_Item]) -> int:
     return min(range(len(run)), key=cost, default=0)
 
 
-def _tail_at_end(read: _DeepRead, run: list[_Item]) -> int:
-    """How much of what follows the file's last deep read is its tail: all of it, but for
-    the text of a paper whose claims never came (a file cut short), from its first
-    paragraph, which opens like a paper's text past the review's usual two (left out,
-    warned; a limitation or follow-up that starts `本文…` is one of those two)."""
-    if read.review is None:
-        return len(run)
-    return next(
-        (
-            index
-            for index in range(TAIL_PARAGRAPHS, len(run))
-            if _OPENS_PAPER.match(run[index].text) and not _CONTINUES_TAIL.match(run[index].text)
-        ),
-        len(run),
-    )
+def _cut_paper(tail: list[_Item]) -> list[DigestWarning]:
+    """At the end of the file, past the review's usual two paragraphs: one that opens the
+    way a paper's positioning does (`本文提出…`, "We propose…") may be a paper whose claims
+    never came (a file cut short). It stays where it is, read as the paper's follow-ups;
+    the warning says so, so that nothing is lost and nothing passes in silence."""
+    return [
+        DigestWarning(item.line, _CUT_PAPER)
+        for item in tail[TAIL_PARAGRAPHS:]
+        if _POSITIONS_PAPER.match(item.text)
+    ]
 
 
 def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
