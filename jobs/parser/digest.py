@@ -143,16 +143,12 @@ def _parse(text: str) -> ParsedDigest:
     if first is None:
         raise DigestParseError("digest is empty")
     other = _other_format(lines, first)
-    if other is None:
+    rest = _other_digest(lines, other) if other is not None else None
+    if other is None or rest is None:
         return _read(lines, first)
     # A digest of the other format run into this one (concatenated exports): each part is
     # read as what it is, and the papers are dated by the first, as digests of one format.
     digest = _read(lines[:other], first)
-    try:
-        rest = _parse("\n".join(lines[other:]))
-    except DigestParseError as error:
-        warning = DigestWarning(other + (error.line or 1), f"{error.message}; left out")
-        return replace(digest, warnings=(*digest.warnings, warning))
     shift = len(digest.papers)
     papers = (
         replace(paper, position=paper.position + shift, line=paper.line + other)
@@ -179,6 +175,19 @@ def _other_format(lines: Sequence[str], first: int) -> int | None:
     else:
         return None
     return other[0] if other else None
+
+
+def _other_digest(lines: Sequence[str], at: int) -> ParsedDigest | None:
+    """The digest of the other format that begins at `at`, if it is one: papers read in
+    that format, from text that does not go on as a HuggingFace list (a date on its own
+    line inside an entry's analysis, a list's header quoted in a deep read: no boundary)."""
+    try:
+        rest = _parse("\n".join(lines[at:]))
+    except DigestParseError:
+        return None
+    if not rest.papers or (rest.format == FORMAT_DEEP_READ and parse_entries(lines, at)[0]):
+        return None
+    return rest
 
 
 def _later(lines: Sequence[str], first: int) -> Iterator[tuple[int, str]]:

@@ -6,6 +6,7 @@ their keys, their claims, or which paper a paragraph belongs to."""
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -237,6 +238,23 @@ def test_digests_of_both_formats_run_together_hold_both_files_papers(
     assert all(lines[p.line - 1].strip() for p in joined.papers)  # each paper's own line
     [warning] = [w for w in joined.warnings if "another digest begins here" in w.message]
     assert warning.line == line and lines[line - 1] == second.split("\n", 1)[0]
+
+
+def test_a_date_in_a_list_or_a_list_header_in_a_deep_read_is_no_other_digest() -> None:
+    """A date on its own line inside a HuggingFace entry, or a list's header quoted inside
+    a deep read, is text: the file is one digest, read as before."""
+    listing = next(t for t in map(read, seed_files()) if t.startswith("HuggingFace"))
+    entries = listing.split("\nAbstract:")
+    dated = "\nAbstract:".join([*entries[:5], "\n2026-09-30\n" + entries[5], *entries[6:]])
+    assert [p.key for p in parse_digest(dated).papers] == list(papers(listing))
+
+    deep = DEEP_READ_SEEDS[0]
+    quoted = deep.replace("\n\n", "\n\nHuggingFace Papers 2026-10-04\n\n", 3)
+    assert list(papers(quoted)) == list(papers(deep))
+
+
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("trailing", ["", " \t"], ids=["bare", "trailing spaces"])
