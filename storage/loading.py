@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
@@ -24,7 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, lookup_keys, matching
 from storage.models import (
-    CLAIM_FROM_ABSTRACT,
     CLAIM_FROM_REVIEW,
     Claim,
     Document,
@@ -262,19 +262,22 @@ async def save_document(
     stored_claims = await _claims_by_paper(session, [existing[p.key].id for p in known])
     new_claims: list[tuple[int, int, str, str, str, str]] = []
     mixed: list[Paper] = []  # rows whose search text needs stored and new values together
+    # A file cut short (a broken transfer, a partial copy) is cut in its last paper.
+    last = max(unique, key=attrgetter("position"), default=None)
     for paper in known:
         row = existing[paper.key]
         ids[paper.key] = row.id
         claims = [ClaimInput(*claim) for claim in paper.claims]
         stored = stored_claims.get(row.id, [])
-        # Whichever file stored them: a partial copy under another name loses as much. An
-        # abstract's findings follow its text, which another day's listing may revise:
-        # only this file's own earlier version speaks for them.
-        own = row.id in held_before
-        result.lost_claims += _lost_claims(
-            row, [c for c in stored if own or c.source != CLAIM_FROM_ABSTRACT], claims
-        )
-        result.cut_short += _cut_short(row, paper, stored, claims)
+        if row.id in held_before:  # this file's own earlier version: every claim counts
+            result.lost_claims += _lost_claims(row, stored, claims)
+        elif paper is last and not _reviewed(paper):
+            # Another file's claims, lost by a copy that ends before this paper's review; a
+            # whole later review of the paper (its own claims, its review) replaces them.
+            reviewed = [c for c in stored if c.source == CLAIM_FROM_REVIEW]
+            result.lost_claims += _lost_claims(row, reviewed, claims)
+        if paper is last:
+            result.cut_short += _cut_short(row, paper, stored, claims)
         changed = _refresh(row, paper, digest_date, mixed)
         if stored != claims:
             if _only_chinese_changed(stored, claims):
@@ -346,12 +349,16 @@ def _claim_address(paper: str, claim: ClaimInput) -> str:
     return f"{paper}#{'' if claim.source == CLAIM_FROM_REVIEW else 'a'}{claim.number}"
 
 
+def _reviewed(paper: PaperInput) -> bool:
+    return any(paper.fields.get(name) for name in ("novelty", "soundness", "significance"))
+
+
 def _cut_short(
     row: Paper, paper: PaperInput, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
 ) -> list[str]:
-    """The texts of the paper that `paper` ends early (`_ends_early`): a section, or a
-    claim's quote or statement. Names and titles are left out: shortening one is an edit,
-    not a cut file."""
+    """The texts of the file's last paper that `paper` ends early (`_ends_early`): a
+    section, or a claim's quote or statement. Names and titles are left out: shortening one
+    is an edit, not a cut file."""
     label = _address(row)
     fields = [
         f"{label}'s {name.replace('_', ' ')}"
@@ -423,10 +430,11 @@ async def _match_rows(
             taken.add(row.id)
         unmatched = [paper for paper in unmatched if paper.key not in found]
     if unmatched:
-        previous = await _papers_of(session, document.id)
-        previous += await _named_alike(session, unmatched, {row.id for row in previous})
-        free = [row for row in previous if row.id not in taken]
-        for paper, row in await _edited(session, unmatched, free):
+        own = await _papers_of(session, document.id)
+        held = {row.id for row in own}
+        others = await _named_alike(session, unmatched, held)
+        free = [row for row in (*own, *others) if row.id not in taken]
+        for paper, row in await _edited(session, unmatched, free, held):
             found[paper.key] = row
     for key, row in found.items():
         # Found by an alias, a title or its sentences: it takes the new key, but an arXiv
@@ -469,12 +477,20 @@ async def _listed_by_title(
         candidates = [
             r
             for r in rows.get(str(paper.search["title_key"]), [])
-            if r.id not in taken and (r.arxiv_id is None) == with_id
+            if r.id not in taken
+            and (r.arxiv_id is None) == with_id
+            # A paper with its arXiv ID is named by it; one listed without takes its
+            # title from it only with most of its abstract (another paper may share a title).
+            and (with_id or _same_abstract(r.abstract_en, paper.fields.get("abstract_en")))
         ]
         if len(candidates) == 1:  # two rows of one title: no guessing which
             pairs.append((paper, candidates[0]))
             taken.add(candidates[0].id)
     return pairs
+
+
+def _same_abstract(stored: str | None, listed: str | None) -> bool:
+    return matching.mostly_same(matching.sentences([stored]), matching.sentences([listed]))
 
 
 async def _papers_of(session: AsyncSession, document_id: int) -> list[Paper]:
@@ -509,9 +525,10 @@ async def _named_alike(
 
 
 async def _edited(
-    session: AsyncSession, papers: Sequence[PaperInput], previous: Sequence[Paper]
+    session: AsyncSession, papers: Sequence[PaperInput], previous: Sequence[Paper], held: set[int]
 ) -> list[tuple[PaperInput, Paper]]:
-    """Pairs of a new paper and the row of the same paper as the file held it before."""
+    """Pairs of a new paper and the row of the same paper as the file (`held`: its rows) or
+    another file of its name or title held it before (see storage.matching)."""
     candidates = [p for p in papers if p.key.startswith("text:")]
     if not candidates or not previous:
         return []
@@ -520,8 +537,9 @@ async def _edited(
         ({f: getattr(row, f) for f in _IDENTITY_FIELDS}, claims.get(row.id, [])) for row in previous
     ]
     kinds = [row.kind for row in previous]
+    tests = [matching.same_paper if row.id in held else matching.mostly_same for row in previous]
     # Tokenising and comparing every pair is CPU work: in a thread, off the event loop.
-    pairs = await asyncio.to_thread(_pair, candidates, kinds, values)
+    pairs = await asyncio.to_thread(_pair, candidates, kinds, values, tests)
     return [(paper, previous[index]) for paper, index in pairs]
 
 
@@ -529,9 +547,11 @@ def _pair(
     papers: Sequence[PaperInput],
     kinds: Sequence[str],
     values: Sequence[tuple[Mapping[str, Any], Sequence[ClaimInput]]],
+    tests: Sequence[Callable[[frozenset[str], frozenset[str]], bool]],
 ) -> list[tuple[PaperInput, int]]:
     """Each new paper with the index of the first earlier paper of its kind that shares
-    most of its sentences; each earlier paper goes to one new paper at most."""
+    enough of its sentences (`tests`, one an earlier paper); each earlier paper goes to one
+    new paper at most."""
     stored = [matching.sentences(_identity_texts(*v)) for v in values]
     free = set(range(len(stored)))
     pairs: list[tuple[PaperInput, int]] = []
@@ -542,7 +562,7 @@ def _pair(
                 for i in range(len(stored))
                 if i in free
                 and kinds[i] == paper.fields.get("kind")
-                and matching.same_paper(stored[i], paper.sentences)
+                and tests[i](stored[i], paper.sentences)
             ),
             None,
         )

@@ -2,8 +2,9 @@
 
 A paper without an arXiv ID is keyed by a hash of its most stable text. An edit to that
 very text (a reworded quote or abstract) changes the key; the paper is still the one the
-file held before when most of its sentences are unchanged. Only papers the same file
-held, and that no paper of the new version already claimed, are compared, so two
+file held before when most of its sentences are unchanged. Papers the same file held,
+and that no paper of the new version already claimed, are compared; a paper of another
+file of the same name or title must share more than half of both sides' sentences, so two
 different papers are never merged on a shared sentence.
 """
 
@@ -31,3 +32,10 @@ def same_paper(old: frozenset[str], new: frozenset[str]) -> bool:
     """At least half of the shorter side's sentences are in both."""
     shared = len(old & new)
     return shared > 0 and 2 * shared >= min(len(old), len(new))
+
+
+def mostly_same(old: frozenset[str], new: frozenset[str]) -> bool:
+    """More than half of each side's sentences are in both: the test for a paper of another
+    file, where a few stock sentences (`Code is available.`) are no sign of the same paper."""
+    shared = len(old & new)
+    return 2 * shared > max(len(old), len(new))

@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import func, select, update
 
 from jobs.ingest import ingest
-from jobs.parser import decode_digest, parse_digest
+from jobs.parser import decode_digest, deep_read, parse_digest
 from storage.db import Sessions
 from storage.models import Claim, Document, Paper, PaperDocument
 from tests.digests import SEEDS, Entry, huggingface_digest, write
@@ -284,3 +284,39 @@ async def test_an_edited_first_quote_under_another_file_name_keeps_the_paper(
     assert report.papers["new"] == 0
     assert sorted((await papers_by_key(sessions)).values()) == sorted(before.values())
     assert (await paper_named(sessions, "GAPO")).id == gapo.id
+
+
+async def test_another_paper_of_the_same_title_in_a_listing_without_arxiv_lines_is_its_own(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    write(tmp_path / "with-ids.txt", huggingface_digest("2026-10-04", ALPHA_AND_BETA))
+    await ingest(sessions, [tmp_path / "with-ids.txt"])
+    other = Entry("2610.09999", "Alpha", abstract="We study Alpha particles. Decay rates fall 9%.")
+    write(tmp_path / "other.txt", without_arxiv_lines(huggingface_digest("2026-10-05", [other])))
+
+    report = await ingest(sessions, [tmp_path / "other.txt"])
+
+    assert report.papers == {"new": 1, "updated": 0}
+    async with sessions() as session:
+        stored = await session.execute(
+            select(Paper.abstract_en).where(Paper.arxiv_id == "2610.00001")
+        )
+    assert stored.scalar_one() == ALPHA_AND_BETA[0].abstract
+
+
+async def test_two_papers_of_one_name_sharing_stock_sentences_stay_two(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """Abstract-only entries named alike in two digests: a few stock sentences in common
+    are no sign of one paper."""
+    stock = "Large language models have shown remarkable capabilities across many tasks."
+    ending = "Extensive experiments demonstrate the effectiveness of our method."
+    for day, middle in (
+        ("2026-10-11", "RL for LLMs is slow. We propose FlashRL, which overlaps rollouts."),
+        ("2026-10-12", "Serving is memory bound. We propose FlashRL, which evicts cache blocks."),
+    ):
+        abstract = f"{stock} {middle} {ending}"
+        write(tmp_path / f"{day}.txt", f"{day}\n\n{abstract}\n\n{deep_read.NOTE}\n")
+        await ingest(sessions, [tmp_path / f"{day}.txt"])
+
+    assert len(await papers_by_key(sessions)) == 2

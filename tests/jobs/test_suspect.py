@@ -350,3 +350,39 @@ async def test_another_days_listing_with_a_revised_abstract_is_no_suspect(
 
     assert report.suspect == [] and report.errors == []
     assert report.papers == {"new": 0, "updated": 1}
+
+
+async def test_a_later_complete_review_with_fewer_claims_is_no_suspect(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """Another digest reviewing a stored paper again, whole (its review follows its claims),
+    with claims 1-5 of the 7 stored, and a new paper after it: no damaged copy."""
+    await ingest(sessions, [seeds])
+    paragraphs = SEED_TEXTS[AV_GRPO].decode().split("\n\n")
+    paper = paragraphs[1:22]  # AV-GRPO: its prose, 7 claims with quotes, review, tail
+    assert paper[4].startswith("1. ") and paper[18].startswith("Novelty：")
+    tiny = "We present TinyLoop, a small recurrent model. It matches a model thrice its size."
+    again = ["2026-10-10", *paper[:14], *paper[18:21], tiny, deep_read.NOTE]
+    later = seeds / "2026-10-10.txt"
+    later.write_text("\n\n".join(again) + "\n", encoding="utf-8")
+
+    report = await ingest(sessions, [later])
+
+    assert report.suspect == [] and report.errors == []
+    assert report.papers == {"new": 1, "updated": 1}
+
+
+async def test_a_quote_trimmed_on_purpose_inside_a_file_is_no_cut(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A file is cut at its end: a quote shortened in the middle of a file, whatever its
+    last character, is an edit."""
+    await ingest(sessions, [seeds])
+    text = SEED_TEXTS[AV_GRPO].decode()
+    quote = next(line for line in text.split("\n") if line.startswith("   ") and "0.327" in line)
+    trimmed = quote[: quote.index("0.327") + len("0.327")]
+    (seeds / AV_GRPO).write_text(text.replace(quote, trimmed), encoding="utf-8")
+
+    report = await ingest(sessions, [seeds / AV_GRPO])
+
+    assert report.suspect == [] and report.errors == []
