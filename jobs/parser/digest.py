@@ -4,7 +4,7 @@ with here."""
 
 import contextlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
 from operator import attrgetter
@@ -26,6 +26,9 @@ from .text import (
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _DATE_LENGTH = len("YYYY-MM-DD")
+# Digests of the two formats one file may hold in turn: each part is read again as the
+# rest of the file, so hostile text alternating them costs a bounded number of passes.
+_MOST_PARTS = 4
 # How a paragraph (and the note) ends: a sentence's end, perhaps with a quote or bracket.
 _SENTENCE_END = frozenset("。．.！？!?”\"’'）)」』】")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
@@ -137,13 +140,13 @@ def opens_a_digest(line: str) -> bool:
     return _is_date(line) or HEADER.fullmatch(line) is not None
 
 
-def _parse(text: str) -> ParsedDigest:
+def _parse(text: str, parts: int = _MOST_PARTS) -> ParsedDigest:
     lines = digest_lines(text)
     first = opening_line(lines)
     if first is None:
         raise DigestParseError("digest is empty")
-    other = _other_format(lines, first)
-    rest = _other_digest(lines, other) if other is not None else None
+    other = _other_format(lines, first) if parts > 1 else None
+    rest = _other_digest(lines, other, parts - 1) if other is not None else None
     if other is None or rest is None:
         return _read(lines, first)
     # A digest of the other format run into this one (concatenated exports): each part is
@@ -169,29 +172,27 @@ def _other_format(lines: Sequence[str], first: int) -> int | None:
     YYYY-MM-DD after a HuggingFace header."""
     head = lines[first].strip()
     if _is_date(head):
-        other = [i for i, line in _later(lines, first) if _dated_header(line)]
+        opens: Callable[[str], object] = _dated_header
     elif HEADER.fullmatch(head):
-        other = [i for i, line in _later(lines, first) if _DATE.fullmatch(line)]
+        opens = _DATE.fullmatch
     else:
         return None
-    return other[0] if other else None
+    later = range(first + 1, len(lines))
+    return next((index for index in later if opens(lines[index].strip())), None)
 
 
-def _other_digest(lines: Sequence[str], at: int) -> ParsedDigest | None:
+def _other_digest(lines: Sequence[str], at: int, parts: int) -> ParsedDigest | None:
     """The digest of the other format that begins at `at`, if it is one: papers read in
     that format, from text that does not go on as a HuggingFace list (a date on its own
-    line inside an entry's analysis, a list's header quoted in a deep read: no boundary)."""
+    line inside an entry's analysis, a list's header quoted in a deep read: no boundary).
+    `parts`: how many digests the rest may still be cut into."""
     try:
-        rest = _parse("\n".join(lines[at:]))
+        rest = _parse("\n".join(lines[at:]), parts)
     except DigestParseError:
         return None
     if not rest.papers or (rest.format == FORMAT_DEEP_READ and parse_entries(lines, at)[0]):
         return None
     return rest
-
-
-def _later(lines: Sequence[str], first: int) -> Iterator[tuple[int, str]]:
-    return ((index, lines[index].strip()) for index in range(first + 1, len(lines)))
 
 
 def _dated_header(line: str) -> bool:

@@ -62,3 +62,18 @@ def test_a_long_run_of_spaces_is_read_in_linear_time(text: str) -> None:
     else:
         assert digest.papers
     assert time.perf_counter() - started < DEADLINE
+
+
+def test_digests_of_the_two_formats_in_turn_cost_a_bounded_number_of_passes() -> None:
+    """Each digest of the other format run into a file is read as the rest of the file: a
+    file alternating the two formats thousands of times is cut into a few parts, not one a
+    turn (which would read the file as many times over, and recurse past Python's limit)."""
+    turn = DEEP_READ.rstrip("\n") + "\n\n" + HUGGINGFACE.rstrip("\n") + "\n\n"
+    text = turn * 40
+    one = time.perf_counter()
+    parse_digest(turn)
+    once = time.perf_counter() - one
+    started = time.perf_counter()
+    digest = parse_digest(text)
+    assert time.perf_counter() - started < max(DEADLINE, 40 * 6 * once)
+    assert {"deep_read", "huggingface"} <= {paper.kind for paper in digest.papers}
