@@ -127,7 +127,6 @@ _OPENS_PAPER = re.compile(
     r"|in this (?:paper|work))",
     re.IGNORECASE,
 )
-# How a limitation or follow-up paragraph (or a piece of one) opens.
 # How a paper's positioning paragraph opens, and a limitation or follow-up does not
 # (`本文的代码尚未公开` is one of those).
 _POSITIONS_PAPER = re.compile(
@@ -136,6 +135,7 @@ _POSITIONS_PAPER = re.compile(
     r"|we (?:introduce|propose|present)",
     re.IGNORECASE,
 )
+# How a limitation or follow-up paragraph (or a piece of one) opens.
 _CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
 _FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
 # How a paragraph's last line ends (a wrapped line seldom does): a sentence's end, maybe
