@@ -389,12 +389,8 @@ def _ends_early(text: str | None, stored: str | None) -> bool:
         len(text) < len(stored)
         and stored.startswith(text)
         and any(c.isalnum() for c in stored[len(text) :])
-        and text.rstrip(_CLOSING)[-1:] not in _SENTENCE_ENDS
+        and not matching.ends_sentence(text)
     )
-
-
-_SENTENCE_ENDS = frozenset(".。!！?？…;；")
-_CLOSING = "\"'”’)）」』]】"
 
 
 async def _match_rows(

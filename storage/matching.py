@@ -15,6 +15,8 @@ from collections.abc import Iterable
 _SENTENCE_END = re.compile(r"[.!?。！？；;\n]+(?:\s+|$)|[。！？；]")
 _NOT_WORD = re.compile(r"[\W_]+")
 _SHORTEST = 8  # shorter pieces ("Table 3.") say nothing about which paper this is
+# How a finished sentence ends: its mark, perhaps closed by a quotation mark or a bracket.
+_ENDS_SENTENCE = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
 
 
 def sentences(texts: Iterable[str | None]) -> frozenset[str]:
@@ -26,6 +28,12 @@ def sentences(texts: Iterable[str | None]) -> frozenset[str]:
             if len(mark) >= _SHORTEST:
                 found.add(mark)
     return frozenset(found)
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether `text` (right-stripped) ends where a sentence ends: a line of a paragraph
+    written on one line, a text not cut off in the middle."""
+    return _ENDS_SENTENCE.search(text) is not None
 
 
 def same_paper(old: frozenset[str], new: frozenset[str]) -> bool:

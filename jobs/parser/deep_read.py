@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from storage.matching import ends_sentence
 from storage.paper_keys import legacy_key, text_key
 
 from .errors import DigestParseError, DigestWarning
@@ -138,9 +139,6 @@ _POSITIONS_PAPER = re.compile(
 # How a limitation or follow-up paragraph (or a piece of one) opens.
 _CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
 _FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
-# How a paragraph's last line ends (a wrapped line seldom does): a sentence's end, maybe
-# closed by a quotation mark or a bracket.
-_SENTENCE_ENDS = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
 
 # Markdown structure a pipeline may leave in (`## 评审`, `---`, a code fence around the
 # file) at a line's start: this format has no headings, and each would count as a
@@ -708,7 +706,7 @@ def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
         _cuts(paragraph.lines, after) for paragraph, after in zip(paras, following, strict=True)
     ]
     whole_lines = all(
-        cut is not None or _SENTENCE_ENDS.search(before) is not None
+        cut is not None or ends_sentence(before)  # a wrapped line seldom ends one
         for paragraph, paragraph_cuts in zip(paras, cuts, strict=True)
         for before, cut in zip(paragraph.lines[:-1], paragraph_cuts, strict=True)
     )

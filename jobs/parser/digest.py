@@ -9,6 +9,8 @@ from dataclasses import replace
 from datetime import date
 from operator import attrgetter
 
+from storage.matching import ends_sentence
+
 from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
@@ -29,8 +31,6 @@ _DATE_LENGTH = len("YYYY-MM-DD")
 # Digests of the two formats one file may hold in turn: each part is read again as the
 # rest of the file, so hostile text alternating them costs a bounded number of passes.
 _MOST_PARTS = 4
-# How a paragraph (and the note) ends: a sentence's end, perhaps with a quote or bracket.
-_SENTENCE_END = frozenset("。．.！？!?”\"’'）)」』】")
 # A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
 # `2026年9月28日`, a weekday after it, dressed as a markdown heading or in bold.
 _DATE_CORE = r"([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})"  # y, m, d
@@ -364,7 +364,7 @@ def _glued_date(line: str) -> str | None:
     if start <= 0 or _DATE.fullmatch(line, start) is None:  # most lines fail here at once
         return None
     glued = line[start:]
-    if line[:start].rstrip()[-1:] not in _SENTENCE_END or _date_or_none(glued) is None:
+    if not ends_sentence(line[:start].rstrip()) or _date_or_none(glued) is None:
         return None
     return glued
 
