@@ -27,6 +27,6 @@ def versions() -> dict[str, str]:
 
 
 def describe() -> str:
-    """One line: `paperbot 0.2.0 (parser 3, schema 0010)`."""
+    """One line: `paperbot 0.2.0 (parser 8, schema 0011)`."""
     v = versions()
     return f"paperbot {v['version']} (parser {v['parser']}, schema {v['schema']})"

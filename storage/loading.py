@@ -5,9 +5,14 @@ its fields are refreshed from the newest file that holds it, its claims are repl
 they differ, and the links say which files hold it. Papers are never deleted here.
 
 A paper's row is found by its key; failing that, by one of its aliases (a key an earlier
-parser version gave it, or its text key once an arXiv ID turns up), and failing that, among
-the papers this same file held before, by its sentences (storage.matching: an edit to the
-keyed text itself). A row found either way takes the new key, so it stays one row.
+parser version gave it, or its text key once an arXiv ID turns up), by its abstract (an
+entry without an arXiv ID of a paper stored under one), by its title (a listing without
+arXiv lines), and failing that, among the papers this same file or others of its name held,
+by its sentences (storage.matching: an edit to the keyed text itself). A row found either
+way takes the new key, so it stays one row; an arXiv key, once known, stays.
+
+An abstract-only entry says less than a listing or a deep read of the same paper: found
+under one of those, it fills what the row lacks and replaces nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import Any, Literal, NamedTuple, cast
 from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage import dialect, lookup_keys, matching
+from storage import dialect, lookup_keys, matching, paper_keys
 from storage.models import (
     CLAIM_FROM_REVIEW,
     Claim,
@@ -34,14 +39,16 @@ from storage.models import (
 )
 from storage.search_text import index_text
 
-KIND_HUGGINGFACE = "huggingface"  # as the parser names it (storage does not import jobs)
+# As the parser names them (storage does not import jobs).
+KIND_HUGGINGFACE = "huggingface"
+KIND_ABSTRACT_ONLY = "abstract_only"
 # What the search index reads of a paper: its names, then its text.
 SEARCH_HEAD = ("title", "name", "subtitle", "arxiv_id")
 SEARCH_BODY = (
     "abstract_en", "abstract_zh", "positioning", "background", "mechanism", "experiments",
     "novelty", "soundness", "significance", "limitations", "follow_ups",
 )  # fmt: skip
-_DERIVED = ("title_key", "name_key", "search_head", "search_body")
+_DERIVED = ("title_key", "name_key", "abstract_key", "search_head", "search_body")
 # Columns a digest file may set; everything else is managed here.
 PAPER_FIELDS = frozenset(
     column.key
@@ -267,6 +274,11 @@ async def save_document(
     for paper in known:
         row = existing[paper.key]
         ids[paper.key] = row.id
+        if _says_less(paper, row):
+            if _refresh(row, paper, digest_date, mixed, only_missing=True):
+                row.updated_at = utcnow()
+                result.papers_updated += 1
+            continue
         claims = [ClaimInput(*claim) for claim in paper.claims]
         stored = stored_claims.get(row.id, [])
         if row.id in held_before:  # this file's own earlier version: every claim counts
@@ -420,8 +432,10 @@ async def _match_rows(
             continue
         found[paper.key] = row
         taken.add(row.id)
-    if unmatched:
-        for paper, row in await _listed_by_title(session, unmatched, taken):
+    for finder in (_by_abstract, _listed_by_title):
+        if not unmatched:
+            break
+        for paper, row in await finder(session, unmatched, taken):
             found[paper.key] = row
             taken.add(row.id)
         unmatched = [paper for paper in unmatched if paper.key not in found]
@@ -432,13 +446,42 @@ async def _match_rows(
         free = [row for row in (*own, *others) if row.id not in taken]
         for paper, row in await _edited(session, unmatched, free, held):
             found[paper.key] = row
+    by_key = {paper.key: paper for paper in papers}
     for key, row in found.items():
-        # Found by an alias, a title or its sentences: it takes the new key, but an arXiv
-        # ID, once known, stays the key (a later listing may lack the arXiv lines).
-        if row.key != key and not (row.key.startswith("arxiv:") and key.startswith("text:")):
+        # Found by an alias, an abstract, a title or its sentences: it takes the new key,
+        # but an arXiv ID, once known, stays the key (a later listing may lack the arXiv
+        # lines), and an abstract-only entry of a fuller paper keys nothing.
+        arxiv_stays = row.key.startswith("arxiv:") and key.startswith("text:")
+        if row.key != key and not arxiv_stays and not _says_less(by_key[key], row):
             row.key = key
     await session.flush()
     return found
+
+
+async def _by_abstract(
+    session: AsyncSession, papers: Sequence[PaperInput], taken: set[int]
+) -> list[tuple[PaperInput, Paper]]:
+    """Entries keyed by their abstract (no arXiv ID) each with the row another entry of
+    that abstract was stored as: under its arXiv key, or as a deep read."""
+    keyed = {
+        p.key: p
+        for p in papers
+        if p.key.startswith("text:") and p.key == p.search.get("abstract_key")
+    }
+    if not keyed:
+        return []
+    keys = list(keyed)
+    pairs: dict[str, Paper] = {}
+    for start in range(0, len(keys), _CHUNK):
+        rows = await session.execute(
+            select(Paper)
+            .where(Paper.abstract_key.in_(keys[start : start + _CHUNK]))
+            .order_by(Paper.id)
+        )
+        for row in rows.scalars():
+            if row.id not in taken and row.abstract_key not in pairs:
+                pairs[row.abstract_key or ""] = row
+    return [(keyed[key], row) for key, row in pairs.items()]
 
 
 async def _listed_by_title(
@@ -579,10 +622,16 @@ def _identity_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> 
     ]
 
 
+def abstract_key(abstract_en: str | None) -> str | None:
+    """The key an entry of this abstract without an arXiv ID is stored under."""
+    return paper_keys.text_key(abstract_en) if abstract_en else None
+
+
 def _search_columns(values: Mapping[str, Any]) -> dict[str, str | None]:
     """The normalised lookup keys and the search text of a paper's values."""
     return {
         **lookup_keys.stored_keys(values.get("name"), values.get("title")),
+        "abstract_key": abstract_key(values.get("abstract_en")),
         "search_head": index_text(*(values.get(f) for f in SEARCH_HEAD)),
         "search_body": index_text(*(values.get(f) for f in SEARCH_BODY)),
     }
@@ -610,13 +659,24 @@ def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value not in (None, "", [], ())}
 
 
-def _refresh(row: Paper, paper: PaperInput, digest_date: date, mixed: list[Paper]) -> bool:
-    """Copy the file's non-empty values onto the row; True when anything changed. A changed
-    row whose search fields all come from this file takes the input's search columns;
-    one that keeps stored text the file lacks goes into `mixed`, to be indexed anew."""
+def _says_less(paper: PaperInput, row: Paper) -> bool:
+    """Whether `paper` is an abstract-only entry of a paper stored as a listing or a deep
+    read: it adds what the row lacks, and changes nothing else (its claims, key, title)."""
+    return paper.fields.get("kind") == KIND_ABSTRACT_ONLY and row.kind != KIND_ABSTRACT_ONLY
+
+
+def _refresh(
+    row: Paper, paper: PaperInput, digest_date: date, mixed: list[Paper], only_missing: bool = False
+) -> bool:
+    """Copy the file's non-empty values onto the row (`only_missing`: where the row has
+    none); True when anything changed. A changed row whose search fields all come from this
+    file takes the input's search columns; one that keeps stored text the file lacks goes
+    into `mixed`, to be indexed anew."""
     changed = False
     for name, value in _present(paper.fields).items():
-        if getattr(row, name) != value:
+        if getattr(row, name) != value and not (
+            only_missing and _present({name: getattr(row, name)})
+        ):
             setattr(row, name, value)
             changed = True
     if changed:

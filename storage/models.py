@@ -128,6 +128,9 @@ class Paper(Base):
     # Normalised forms for exact lookups and the search index (storage.search_text).
     title_key: Mapped[str | None] = mapped_column(Text, index=True)
     name_key: Mapped[str | None] = mapped_column(String(200), index=True)
+    # The text key of the English abstract (storage/paper_keys.py): an entry listed without
+    # an arXiv ID, keyed by its abstract, finds the paper stored under its arXiv key by it.
+    abstract_key: Mapped[str | None] = mapped_column(String(64), index=True)
     search_head: Mapped[str] = mapped_column(Text, default="", server_default="")
     search_body: Mapped[str] = mapped_column(Text, default="", server_default="")
     first_ingested_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

@@ -1,5 +1,5 @@
 """Recompute the stored search text of every paper and claim, for a new tokenizer (and
-the papers' lookup keys, for a new normalisation).
+the papers' lookup keys, for a new normalisation or a new key).
 
 Rows are read in batches in id order, so a store of millions of claims never holds more
 than a batch in memory, and a row is written only when its search text changes. Each
@@ -14,7 +14,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 
 from storage import lookup_keys
-from storage.loading import SEARCH_BODY, SEARCH_HEAD
+from storage.loading import SEARCH_BODY, SEARCH_HEAD, abstract_key
 
 PAPERS_PER_BATCH = 500  # a paper's text runs to tens of kilobytes
 CLAIMS_PER_BATCH = 5_000
@@ -72,6 +72,20 @@ def recompute_paper_keys(bind: sa.Connection) -> None:
         PAPERS_PER_BATCH,
         lambda row: lookup_keys.stored_keys(row["name"], row["title"]),
         columns=["title_key", "name_key"],
+    )
+
+
+def recompute_abstract_keys(bind: sa.Connection) -> None:
+    """Write the abstract key of every paper as ingest computes it, in this transaction."""
+    papers = sa.table(
+        "papers", sa.column("id"), sa.column("abstract_en"), sa.column("abstract_key")
+    )
+    _in_batches(
+        bind,
+        papers,
+        PAPERS_PER_BATCH,
+        lambda row: {"abstract_key": abstract_key(row["abstract_en"])},
+        columns=["abstract_key"],
     )
 
 

@@ -6,6 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select, update
 
 from jobs.ingest import ingest
@@ -320,3 +321,39 @@ async def test_two_papers_of_one_name_sharing_stock_sentences_stay_two(
         await ingest(sessions, [tmp_path / f"{day}.txt"])
 
     assert len(await papers_by_key(sessions)) == 2
+
+
+@pytest.mark.parametrize("listed_first", [True, False])
+async def test_a_listed_paper_and_its_abstract_only_entry_are_one_row(
+    sessions: Sessions, tmp_path: Path, listed_first: bool
+) -> None:
+    """A HuggingFace entry and a deep-read digest's abstract-only entry of the same abstract
+    are one paper in either order; the abstract-only entry, which says less, takes nothing
+    away: the title, the arXiv key and the abstract's findings stay."""
+    alpha = Entry(
+        "2610.00001",
+        "Alpha: Recall for All",
+        abstract="We introduce Alpha. It improves recall by 4%.",
+    )
+    listing = write(tmp_path / "listing.txt", huggingface_digest("2026-10-04", [alpha]))
+    abstract_only = write(
+        tmp_path / "deep-reads.txt", f"2026-10-05\n\n{alpha.abstract}\n\n{deep_read.NOTE}\n"
+    )
+    for path in (listing, abstract_only) if listed_first else (abstract_only, listing):
+        await ingest(sessions, [path])
+
+    async with sessions() as session:
+        [paper] = (await session.execute(select(Paper))).scalars().all()
+        findings = await session.execute(
+            select(func.count()).select_from(Claim).where(Claim.paper_id == paper.id)
+        )
+        documents = await session.execute(
+            select(func.count())
+            .select_from(PaperDocument)
+            .where(PaperDocument.paper_id == paper.id)
+        )
+    assert (paper.key, paper.title, paper.kind) == ("arxiv:2610.00001", alpha.title, "huggingface")
+    [entry] = parse_digest(decode_digest(abstract_only.read_bytes())).papers
+    assert paper.name == entry.name  # what the abstract-only entry adds, in either order
+    assert findings.scalar_one() >= 1
+    assert documents.scalar_one() == 2
