@@ -189,6 +189,11 @@ _CUT_PAPER = (
     "this paragraph after the last paper's review opens like a paper's text: a paper cut "
     "short before its claims? read as the follow-ups of the paper before it"
 )
+_LOST_ITS_CLAIMS = (
+    "another paper's text follows this paper's with no numbered claims or review between "
+    "them (expected 'N. <claim>' and 'Novelty：…' after a paper's text); read as a paper "
+    "without claims or review"
+)
 _ORPHAN = (
     "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
     "text, and ends with its limitations and follow-ups; an abstract needs the note "
@@ -303,6 +308,10 @@ def parse_deep_reads(
             continue
 
         prose = _finish(open_read, pending, papers, warnings, before_body=True)
+        if lost := _lost_claims_end(prose):
+            warnings.append(DigestWarning(prose[0].line, _LOST_ITS_CLAIMS))
+            papers.append(_deep_read(_DeepRead(prose[:lost], [], None), [], len(papers) + 1))
+            prose = prose[lost:]
         if not prose:
             what, outcome = (
                 (f"claim {item.number}", "read without it, named from its first claim")
@@ -885,6 +894,19 @@ def _without_preamble(run: list[_Item], warnings: list[DigestWarning]) -> list[_
     opening = next((i for i in range(1, extra + 1) if _OPENS_PAPER.match(run[i].text)), 0)
     warnings.extend(DigestWarning(item.line, _PREAMBLE) for item in run[:opening])
     return run[opening:]
+
+
+def _lost_claims_end(prose: list[_Item]) -> int:
+    """Where, in the prose before a paper's claims, the text of a paper whose claims and
+    review were lost ends (0: none was): two papers' worth of paragraphs, the first opening
+    like a paper's text and so does one at least three paragraphs into them and three
+    before their end (`本文…`, `GAPO 是一篇…`); the split leaves the next paper the closest to
+    its usual four. A paragraph split in pieces (`…。本文把…` cut before `本文`) would need
+    four pieces more in one paper for a false split."""
+    if len(prose) < 2 * PROSE_PARAGRAPHS or not _OPENS_PAPER.match(prose[0].text):
+        return 0
+    starts = [k for k in range(3, len(prose) - 2) if _OPENS_PAPER.match(prose[k].text)]
+    return min(starts, key=lambda k: abs(len(prose) - k - PROSE_PARAGRAPHS), default=0)
 
 
 def _orphans(run: list[_Item], warnings: list[DigestWarning]) -> None:

@@ -3,6 +3,7 @@ blank lines, leading spaces, split paragraphs, markdown headings or rules betwee
 paragraphs and quotes set as markdown blockquotes never change which papers a file holds,
 their keys, their claims, or which paper a paragraph belongs to."""
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -459,3 +460,46 @@ def test_a_deep_read_whose_text_was_lost_keeps_its_claims_and_identity(seed: int
     assert (paper.claims, paper.novelty) == (original.claims, original.novelty)
     assert paper.positioning is None and paper.name and not paper.name.startswith("text:")
     assert any("read without it, named from its first claim" in w.message for w in digest.warnings)
+
+
+def _followed_by_a_deep_read() -> list[tuple[int, int]]:
+    """(seed, index) of each deep read whose next paper in its file is a deep read too."""
+    return [
+        (seed, index)
+        for seed, text in enumerate(DEEP_READ_SEEDS)
+        for index, (paper, after) in enumerate(itertools.pairwise(parse_digest(text).papers))
+        if paper.kind == after.kind == KIND_DEEP_READ
+    ]
+
+
+@pytest.mark.parametrize(("seed", "index"), _followed_by_a_deep_read())
+def test_a_deep_read_that_lost_its_claims_and_review_mid_file_is_a_paper_of_its_own(
+    seed: int, index: int
+) -> None:
+    """Its claims, review, limitations and follow-ups gone, a deep read in the middle of a
+    file keeps its text as a paper of its own, with a warning on its first line; the next
+    paper keeps its name, key, text and claims."""
+    text = DEEP_READ_SEEDS[seed]
+    before = parse_digest(text).papers
+    paper, after = before[index], before[index + 1]
+    assert paper.claims and paper.positioning and after.positioning
+    lines = text.split("\n")
+    start = lines.index(paper.positioning)
+    first_claim = next(i for i in range(start, len(lines)) if _NUMBERED.match(lines[i]))
+    next_text = next(i for i in range(first_claim, len(lines)) if lines[i] == after.positioning)
+    digest = parse_digest("\n".join(lines[:first_claim] + lines[next_text:]))
+
+    lost = next(p for p in digest.papers if p.positioning == paper.positioning)
+    assert not lost.claims and lost.novelty is None
+    assert (lost.name, lost.experiments) == (paper.name, paper.experiments)
+    kept = next(p for p in digest.papers if p.key == after.key)
+    assert (kept.name, kept.positioning, kept.claims) == (
+        after.name,
+        after.positioning,
+        after.claims,
+    )
+    assert [p.key for p in digest.papers if p is not lost] == [
+        p.key for p in before if p is not paper
+    ]
+    warned = [w.line for w in digest.warnings if "no numbered claims or review" in w.message]
+    assert warned == [lost.line]
