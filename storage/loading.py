@@ -1,8 +1,10 @@
 """Writing parsed digest files into the tables. The caller owns the transaction: one per file.
 
 A paper keeps its row (and so its id and first-ingested time) across files and re-ingests;
-its fields are refreshed from the newest file that holds it, its claims are replaced when
-they differ, and the links say which files hold it. Papers are never deleted here.
+its fields are refreshed from the file that holds it ingested last, unless another file of
+a later digest date holds it (then this one only fills what the row lacks), its claims are
+replaced when they differ, and the links say which files hold it. Papers are never deleted
+here.
 
 A paper's row is found by its key; failing that, by one of its aliases (a key an earlier
 parser version gave it, or its text key once an arXiv ID turns up), by its abstract (an
@@ -266,7 +268,9 @@ async def save_document(
         result.papers_new = len(fresh)
 
     known = [paper for paper in unique if paper.key in existing]
-    stored_claims = await _claims_by_paper(session, [existing[p.key].id for p in known])
+    known_ids = [existing[p.key].id for p in known]
+    stored_claims = await _claims_by_paper(session, known_ids)
+    newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
     new_claims: list[tuple[int, int, str, str, str, str]] = []
     mixed: list[Paper] = []  # rows whose search text needs stored and new values together
     # A file cut short (a broken transfer, a partial copy) is cut in its last paper.
@@ -274,7 +278,7 @@ async def save_document(
     for paper in known:
         row = existing[paper.key]
         ids[paper.key] = row.id
-        if _says_less(paper, row):
+        if _says_less(paper, row) or (row.id in newer and not _says_more(paper, row)):
             if _refresh(row, paper, digest_date, mixed, only_missing=True):
                 row.updated_at = utcnow()
                 result.papers_updated += 1
@@ -659,10 +663,37 @@ def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value not in (None, "", [], ())}
 
 
+async def _in_newer_digests(
+    session: AsyncSession, paper_ids: Sequence[int], document_id: int, digest_date: date
+) -> set[int]:
+    """The papers another file of a later digest date holds: theirs are the text and claims
+    stored, and this file, an older digest, only adds what they lack (re-delivered with a
+    typo fixed, it is neither refused for the claims the newer one added nor replaces them)."""
+    newer: set[int] = set()
+    for start in range(0, len(paper_ids), _CHUNK):
+        rows = await session.execute(
+            select(PaperDocument.paper_id)
+            .join(Document, Document.id == PaperDocument.document_id)
+            .where(
+                PaperDocument.paper_id.in_(paper_ids[start : start + _CHUNK]),
+                PaperDocument.document_id != document_id,
+                Document.digest_date > digest_date,
+            )
+        )
+        newer.update(rows.scalars())
+    return newer
+
+
 def _says_less(paper: PaperInput, row: Paper) -> bool:
     """Whether `paper` is an abstract-only entry of a paper stored as a listing or a deep
     read: it adds what the row lacks, and changes nothing else (its claims, key, title)."""
     return paper.fields.get("kind") == KIND_ABSTRACT_ONLY and row.kind != KIND_ABSTRACT_ONLY
+
+
+def _says_more(paper: PaperInput, row: Paper) -> bool:
+    """Whether `paper` is a listing or a deep read of a paper stored as an abstract-only
+    entry: it replaces that entry's text, whatever the dates."""
+    return row.kind == KIND_ABSTRACT_ONLY and paper.fields.get("kind") != KIND_ABSTRACT_ONLY
 
 
 def _refresh(

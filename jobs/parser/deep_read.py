@@ -189,11 +189,6 @@ _CUT_PAPER = (
     "this paragraph after the last paper's review opens like a paper's text: a paper cut "
     "short before its claims? read as the follow-ups of the paper before it"
 )
-_LOST_ITS_CLAIMS = (
-    "another paper's text follows this paper's with no numbered claims or review between "
-    "them (expected 'N. <claim>' and 'Novelty：…' after a paper's text); read as a paper "
-    "without claims or review"
-)
 _ORPHAN = (
     "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
     "text, and ends with its limitations and follow-ups; an abstract needs the note "
@@ -308,10 +303,6 @@ def parse_deep_reads(
             continue
 
         prose = _finish(open_read, pending, papers, warnings, before_body=True)
-        if lost := _lost_claims_end(prose):
-            warnings.append(DigestWarning(prose[0].line, _LOST_ITS_CLAIMS))
-            papers.append(_deep_read(_DeepRead(prose[:lost], [], None), [], len(papers) + 1))
-            prose = prose[lost:]
         if not prose:
             what, outcome = (
                 (f"claim {item.number}", "read without it, named from its first claim")
@@ -896,19 +887,6 @@ def _without_preamble(run: list[_Item], warnings: list[DigestWarning]) -> list[_
     return run[opening:]
 
 
-def _lost_claims_end(prose: list[_Item]) -> int:
-    """Where, in the prose before a paper's claims, the text of a paper whose claims and
-    review were lost ends (0: none was): two papers' worth of paragraphs, the first opening
-    like a paper's text and so does one at least three paragraphs into them and three
-    before their end (`本文…`, `GAPO 是一篇…`); the split leaves the next paper the closest to
-    its usual four. A paragraph split in pieces (`…。本文把…` cut before `本文`) would need
-    four pieces more in one paper for a false split."""
-    if len(prose) < 2 * PROSE_PARAGRAPHS or not _OPENS_PAPER.match(prose[0].text):
-        return 0
-    starts = [k for k in range(3, len(prose) - 2) if _OPENS_PAPER.match(prose[k].text)]
-    return min(starts, key=lambda k: abs(len(prose) - k - PROSE_PARAGRAPHS), default=0)
-
-
 def _orphans(run: list[_Item], warnings: list[DigestWarning]) -> None:
     """Paragraphs that belong to no paper (after an abstract-only entry, or before one: a
     footer, a heading line) are left out, each with a warning."""
@@ -917,16 +895,20 @@ def _orphans(run: list[_Item], warnings: list[DigestWarning]) -> None:
 
 def _tail_length(run: list[_Item]) -> int:
     """Where a run of plain paragraphs between two deep reads splits: the closer the two
-    parts are to the usual 2 + 4 paragraphs the better, a part that opens like a paper's
-    text is strongly preferred as the start of the next one, a limitation or follow-up
-    going on is not; at least one paragraph stays for the next deep read."""
+    parts are to the usual 2 + 4 paragraphs the better, a part that opens the way a
+    positioning does (`本文提出…`) is strongly preferred as the start of the next one, one
+    that only opens like a paper's text (`本文的…`, which a limitation may too) less so, a
+    limitation or follow-up going on is not; at least one paragraph stays for the next deep
+    read. Between splits alike, a tail of three at most (a third follow-up happens; more is
+    rather a paper that lost its claims), then the next paper's usual four: a paragraph too
+    many at the start of a paper renames it, at the end of a tail it does not."""
 
-    def cost(split: int) -> tuple[int, int]:
+    def cost(split: int) -> tuple[int, bool, int]:
         shape = abs(split - TAIL_PARAGRAPHS) + abs(len(run) - split - PROSE_PARAGRAPHS)
         opening = run[split].text
-        shape -= 2 * bool(_OPENS_PAPER.match(opening))
+        shape -= bool(_OPENS_PAPER.match(opening)) + bool(_POSITIONS_PAPER.match(opening))
         shape += 2 * bool(_CONTINUES_TAIL.match(opening))
-        return shape, abs(split - TAIL_PARAGRAPHS)
+        return shape, split > TAIL_PARAGRAPHS + 1, abs(len(run) - split - PROSE_PARAGRAPHS)
 
     return min(range(len(run)), key=cost, default=0)
 

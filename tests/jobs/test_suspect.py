@@ -386,3 +386,44 @@ async def test_a_quote_trimmed_on_purpose_inside_a_file_is_no_cut(
     report = await ingest(sessions, [seeds / AV_GRPO])
 
     assert report.suspect == [] and report.errors == []
+
+
+async def test_an_older_digest_re_delivered_takes_nothing_from_a_newer_one(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A paper in two digests is the newer digest's: an edit to the older file (a typo
+    fixed) updates the papers only it holds, and neither is refused for the claims the newer
+    digest added nor replaces the newer digest's text and claims."""
+    await ingest(sessions, [seeds])
+    paragraphs = SEED_TEXTS[AV_GRPO].decode().split("\n\n")
+    paper = paragraphs[1:22]  # AV-GRPO (2026-09-28): its prose, 7 claims, review, tail
+    eighth = [
+        "8. 新增一条声明：全量微调在 VABench 上同样提升。",
+        "   Full fine-tuning also helps on VABench, by a wide margin.",
+    ]
+    later = seeds / "2026-10-10.txt"
+    later.write_text(
+        "\n\n".join(["2026-10-10", *paper[:18], *eighth, *paper[18:]]) + "\n", encoding="utf-8"
+    )
+    await ingest(sessions, [later])
+    newer = await contents(sessions)
+
+    older = seeds / AV_GRPO
+    text = SEED_TEXTS[AV_GRPO].decode()
+    claim_2, next_paper = paper[6], paragraphs[22]
+    fixed = text.replace(claim_2, claim_2.replace("八卡", "8 卡")).replace(
+        next_paper, next_paper + "（修订）"
+    )
+    older.write_text(fixed, encoding="utf-8")
+    report = await ingest(sessions, [older])
+
+    assert report.suspect == [] and report.errors == []
+    assert report.papers == {"new": 0, "updated": 1}  # the paper only the older file holds
+    papers, claims = await contents(sessions)
+    assert papers == newer[0]
+    assert claims == newer[1]  # AV-GRPO's 8 claims, as the newer digest wrote them
+    async with sessions() as session:
+        positioning = await session.execute(
+            select(Paper.positioning).where(Paper.positioning.startswith(next_paper[:20]))
+        )
+    assert positioning.scalar_one().endswith("（修订）")
