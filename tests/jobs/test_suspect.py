@@ -426,4 +426,4 @@ async def test_an_older_digest_re_delivered_takes_nothing_from_a_newer_one(
         positioning = await session.execute(
             select(Paper.positioning).where(Paper.positioning.startswith(next_paper[:20]))
         )
-    assert positioning.scalar_one().endswith("（修订）")
+    assert (positioning.scalar_one() or "").endswith("（修订）")
