@@ -465,13 +465,11 @@ async def _match_rows(
 async def _by_abstract(
     session: AsyncSession, papers: Sequence[PaperInput], taken: set[int]
 ) -> list[tuple[PaperInput, Paper]]:
-    """Entries keyed by their abstract (no arXiv ID) each with the row another entry of
-    that abstract was stored as: under its arXiv key, or as a deep read."""
-    keyed = {
-        p.key: p
-        for p in papers
-        if p.key.startswith("text:") and p.key == p.search.get("abstract_key")
-    }
+    """Entries with an abstract each with the row another copy of that abstract was stored
+    as (storage.paper_keys.abstract_key): a listing's paper under its arXiv key for an
+    abstract-only entry, an abstract-only entry for a listing. An entry with an arXiv ID
+    takes only a row without one: two IDs are two papers."""
+    keyed = {str(p.search["abstract_key"]): p for p in papers if p.search.get("abstract_key")}
     if not keyed:
         return []
     keys = list(keyed)
@@ -483,8 +481,10 @@ async def _by_abstract(
             .order_by(Paper.id)
         )
         for row in rows.scalars():
-            if row.id not in taken and row.abstract_key not in pairs:
-                pairs[row.abstract_key or ""] = row
+            key = row.abstract_key or ""
+            two_ids = keyed[key].key.startswith("arxiv:") and row.key.startswith("arxiv:")
+            if row.id not in taken and key not in pairs and not two_ids:
+                pairs[key] = row
     return [(keyed[key], row) for key, row in pairs.items()]
 
 
@@ -633,9 +633,10 @@ def abstract_key(abstract_en: str | None) -> str | None:
 
 def _search_columns(values: Mapping[str, Any]) -> dict[str, str | None]:
     """The normalised lookup keys and the search text of a paper's values."""
+    abstract = values.get("abstract_en")
     return {
         **lookup_keys.stored_keys(values.get("name"), values.get("title")),
-        "abstract_key": abstract_key(values.get("abstract_en")),
+        "abstract_key": paper_keys.abstract_key(abstract) if abstract else None,
         "search_head": index_text(*(values.get(f) for f in SEARCH_HEAD)),
         "search_body": index_text(*(values.get(f) for f in SEARCH_BODY)),
     }

@@ -128,8 +128,8 @@ class Paper(Base):
     # Normalised forms for exact lookups and the search index (storage.search_text).
     title_key: Mapped[str | None] = mapped_column(Text, index=True)
     name_key: Mapped[str | None] = mapped_column(String(200), index=True)
-    # The text key of the English abstract (storage/paper_keys.py): an entry listed without
-    # an arXiv ID, keyed by its abstract, finds the paper stored under its arXiv key by it.
+    # The key of the English abstract (storage/paper_keys.py): an entry without an arXiv
+    # ID (an abstract-only entry) finds by it the paper a listing stored under its arXiv key.
     abstract_key: Mapped[str | None] = mapped_column(String(64), index=True)
     search_head: Mapped[str] = mapped_column(Text, default="", server_default="")
     search_body: Mapped[str] = mapped_column(Text, default="", server_default="")

@@ -43,6 +43,7 @@ _NOT_WORD = re.compile(r"[\W_]+")
 # NFKC and case folding change nothing but case (the common case, in one pass of C).
 _ASCII_NOT_WORD = bytes(code for code in range(128) if not chr(code).isalnum())
 _TEXT_KEY_LENGTH = 20
+_ABSTRACT_KEPT = 600  # letters and digits of an abstract every copy keeps (`abstract_key`)
 
 
 def find_arxiv_id(value: str | None) -> str | None:
@@ -90,6 +91,13 @@ def fingerprint(text: str) -> str:
 def text_key(text: str) -> str:
     """The key of an entry without an arXiv ID, from its keyed text (see the module)."""
     return _hashed(fingerprint(text))
+
+
+def abstract_key(abstract: str) -> str:
+    """The key of an abstract as far as every copy of it holds it: a deep-read digest cuts
+    an abstract-only entry's at 1,000 characters, so its first 600 letters and digits (at
+    most about 800 characters of English), or all of a shorter one."""
+    return _hashed(fingerprint(abstract)[:_ABSTRACT_KEPT])
 
 
 def normalise_for_key(text: str) -> str:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-from storage import lookup_keys
-from storage.loading import SEARCH_BODY, SEARCH_HEAD, abstract_key
+from storage import lookup_keys, paper_keys
+from storage.loading import SEARCH_BODY, SEARCH_HEAD
 
 PAPERS_PER_BATCH = 500  # a paper's text runs to tens of kilobytes
 CLAIMS_PER_BATCH = 5_000
@@ -84,7 +84,9 @@ def recompute_abstract_keys(bind: sa.Connection) -> None:
         bind,
         papers,
         PAPERS_PER_BATCH,
-        lambda row: {"abstract_key": abstract_key(row["abstract_en"])},
+        lambda row: {
+            "abstract_key": paper_keys.abstract_key(text) if (text := row["abstract_en"]) else None
+        },
         columns=["abstract_key"],
     )
 

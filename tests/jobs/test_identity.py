@@ -323,21 +323,27 @@ async def test_two_papers_of_one_name_sharing_stock_sentences_stay_two(
     assert len(await papers_by_key(sessions)) == 2
 
 
+LONG_ABSTRACT = " ".join(
+    f"Finding {n}: on benchmark B{n}, Alpha improves recall by {n}.{n}% over the baseline."
+    for n in range(1, 30)
+)
+
+
 @pytest.mark.parametrize("listed_first", [True, False])
+@pytest.mark.parametrize(
+    "abstract", ["We introduce Alpha. It improves recall by 4%.", LONG_ABSTRACT]
+)
 async def test_a_listed_paper_and_its_abstract_only_entry_are_one_row(
-    sessions: Sessions, tmp_path: Path, listed_first: bool
+    sessions: Sessions, tmp_path: Path, listed_first: bool, abstract: str
 ) -> None:
     """A HuggingFace entry and a deep-read digest's abstract-only entry of the same abstract
-    are one paper in either order; the abstract-only entry, which says less, takes nothing
-    away: the title, the arXiv key and the abstract's findings stay."""
-    alpha = Entry(
-        "2610.00001",
-        "Alpha: Recall for All",
-        abstract="We introduce Alpha. It improves recall by 4%.",
-    )
+    (which that format cuts at 1,000 characters) are one paper in either order; the
+    abstract-only entry, which says less, takes nothing away: the title, the arXiv key and
+    the abstract's findings stay."""
+    alpha = Entry("2610.00001", "Alpha: Recall for All", abstract=abstract)
     listing = write(tmp_path / "listing.txt", huggingface_digest("2026-10-04", [alpha]))
     abstract_only = write(
-        tmp_path / "deep-reads.txt", f"2026-10-05\n\n{alpha.abstract}\n\n{deep_read.NOTE}\n"
+        tmp_path / "deep-reads.txt", f"2026-10-05\n\n{abstract[:1000]}\n\n{deep_read.NOTE}\n"
     )
     for path in (listing, abstract_only) if listed_first else (abstract_only, listing):
         await ingest(sessions, [path])

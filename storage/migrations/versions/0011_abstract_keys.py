@@ -4,9 +4,10 @@ Revision ID: 0011
 Revises: 0010
 Create Date: 2026-12-05
 
-Papers gain `abstract_key`, the text key of their English abstract (storage/paper_keys.py),
-indexed: a deep-read digest's abstract-only entry, keyed by its abstract, then finds the
-paper a HuggingFace list stored under its arXiv key, instead of becoming a second row.
+Papers gain `abstract_key`, the key of their English abstract's first 600 letters and
+digits (storage/paper_keys.py), indexed: a deep-read digest's abstract-only entry (its
+abstract cut at 1,000 characters) then finds the paper a HuggingFace list stored under its
+arXiv key, and the list the entry, instead of becoming a second row.
 The keys of stored papers are computed in batches.
 """
 
