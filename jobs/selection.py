@@ -18,6 +18,9 @@ from jobs.parser.digest import opening_line, opens_a_digest
 from jobs.parser.text import DRESSING, byte_order, digest_lines, stray_nuls
 
 _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
+# What editors and downloads leave beside a file: the version before an edit (read after
+# the digest, it would undo the edit) or a file still arriving.
+_BACKUP_NAMES = re.compile(r"(?i).*~|#.*#|.*\.(?:bak|orig|swp|swo|tmp|part|partial|crdownload)")
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
 # A first line that makes a file a digest, even a malformed one (that is the digest's
 # error, reported as such): a date line, also one that is no date (`2026-02-30`, `2026/9`:
@@ -31,6 +34,10 @@ _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1f\x7f]")
 _BINARY_CONTROL_SHARE = 0.1
 
 NOT_A_DIGEST_NAME = "not a digest (README, .md and .json files are never read)"
+BACKUP_NAME = (
+    "an editor's backup or a partial download, not a digest (*~, #*#, .bak, .orig, .swp, "
+    ".tmp, .part and .crdownload files are never read)"
+)
 OUTSIDE_THE_FOLDER = "symlink to a file outside the digest folder; not followed"
 EMPTY = "empty file; left for the next scan"
 BINARY = "binary file, not a digest"
@@ -67,18 +74,24 @@ def select_files(paths: Iterable[Path]) -> Selection:
                     continue
                 if not file.resolve().is_relative_to(root):
                     selection.skipped.append((file, OUTSIDE_THE_FOLDER))
-                elif _NOT_DIGEST_NAMES.fullmatch(file.name):
-                    selection.skipped.append((file, NOT_A_DIGEST_NAME))
+                elif reason := _not_a_digest_name(file.name):
+                    selection.skipped.append((file, reason))
                 else:
                     selection.files.append(file)
         elif path.is_file():
-            if _NOT_DIGEST_NAMES.fullmatch(path.name):
-                selection.skipped.append((path, NOT_A_DIGEST_NAME))
+            if reason := _not_a_digest_name(path.name):
+                selection.skipped.append((path, reason))
             else:
                 selection.files.append(path)
         else:
             selection.missing.append(path)
     return selection
+
+
+def _not_a_digest_name(name: str) -> str | None:
+    if _NOT_DIGEST_NAMES.fullmatch(name):
+        return NOT_A_DIGEST_NAME
+    return BACKUP_NAME if _BACKUP_NAMES.fullmatch(name) else None
 
 
 def not_a_digest(data: bytes) -> Skipped | None:

@@ -318,3 +318,32 @@ async def test_nul_bytes_in_a_digest_are_left_out_and_every_paper_loads(
     ]
     assert await counts(sessions) == (36, 133)
     assert await last_run_status(sessions) == "ok"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["{}~", "#{}#", "{}.bak", "{}.orig", ".{}.swp", "{}.swp", "{}.tmp", "{}.part", "{}.crdownload"],
+)
+async def test_an_editors_backup_or_a_partial_download_is_skipped(
+    sessions: Sessions, seeds: Path, name: str
+) -> None:
+    """The copy an editor or a download leaves beside a digest (the version before an edit,
+    a file still arriving) is never read: it would undo the edit, or store half a file."""
+    path = seeds / DEEP_READS
+    before = path.read_text(encoding="utf-8")
+    edited = before.replace(QUOTE_OF_CLAIM_5, QUOTE_OF_CLAIM_5 + " (edited)")
+    write(path, edited)
+    write(seeds / name.format(DEEP_READS), before)
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == [] and report.documents["new"] == 3
+    if not name.startswith("."):  # hidden files are not even listed
+        assert [(Path(s["path"]).name, s["reason"]) for s in report.skipped] == [
+            (name.format(DEEP_READS), selection.BACKUP_NAME)
+        ]
+    async with sessions() as session:
+        quotes = await session.execute(
+            select(Claim.quote_en).where(Claim.quote_en.endswith("(edited)"))
+        )
+    assert len(quotes.all()) == 1
