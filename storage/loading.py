@@ -121,19 +121,21 @@ class SaveResult:
     # caller rolls the transaction back unless it was told to accept the loss.
     lost_papers: list[str] = field(default_factory=list)
     lost_claims: list[str] = field(default_factory=list)
-    # Texts this version ends early (`GAPO#10's quote`): what a file cut mid-paragraph
-    # gives, as damaging as a claim removed.
+    # What a file cut short inside its last paper gives, as damaging as a claim removed:
+    # the text it ends in, ended early (`GAPO#10's quote`), and the texts after it.
     cut_short: list[str] = field(default_factory=list)
+    lost_texts: list[str] = field(default_factory=list)
 
     @property
     def loses(self) -> bool:
-        return bool(self.lost_papers or self.lost_claims or self.cut_short)
+        return bool(self.lost_papers or self.lost_claims or self.cut_short or self.lost_texts)
 
     def loss(self, shown: int = 5) -> str:
         """One line: what this version would remove, a few of each named."""
         parts = []
         lost = (("{} paper", self.lost_papers), ("{} claim", self.lost_claims))
-        for what, names in (*lost, ("the end of {} text", self.cut_short)):
+        cut = (("the end of {} text", self.cut_short), ("{} text", self.lost_texts))
+        for what, names in (*lost, *cut):
             if names:
                 more = f", … ({len(names) - shown} more)" if len(names) > shown else ""
                 plural = "s" if len(names) > 1 else ""
@@ -293,7 +295,9 @@ async def save_document(
             reviewed = [c for c in stored if c.source == CLAIM_FROM_REVIEW]
             result.lost_claims += _lost_claims(row, reviewed, claims)
         if paper is last:
-            result.cut_short += _cut_short(row, paper, stored, claims)
+            ended, removed = _cut_short(row, paper, stored, claims)
+            result.cut_short += ended
+            result.lost_texts += removed
         changed = _refresh(row, paper, digest_date, mixed)
         if stored != claims:
             if _only_chinese_changed(stored, claims):
@@ -371,28 +375,48 @@ def _reviewed(paper: PaperInput) -> bool:
 
 def _cut_short(
     row: Paper, paper: PaperInput, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
-) -> list[str]:
-    """The texts of the file's last paper that `paper` ends early (`_ends_early`): a
-    section, or a claim's quote or statement. Names and titles are left out: shortening one
-    is an edit, not a cut file."""
+) -> tuple[list[str], list[str]]:
+    """What `paper`, the file's last, would lose the way a file cut short loses it: the last
+    of its texts (in the file's order), if it ends early (`_ends_early`), and the stored
+    sections after it, gone (claims gone are counted as such). A file is cut in one place,
+    its end: a text shortened, or a section left out, before the paper's last text is an
+    edit. Names and titles are left out: shortening one is an edit too."""
     label = _address(row)
-    fields = [
-        f"{label}'s {name.replace('_', ' ')}"
-        for name in SEARCH_BODY
-        if _ends_early(paper.fields.get(name), getattr(row, name))
-    ]
-    stored = {(claim.source, claim.number): claim for claim in before}
-    claims = [
-        f"{_claim_address(label, new)}'s {what}"
-        for new in after
-        if (old := stored.get((new.source, new.number))) is not None
-        for what, text, was in (
-            ("quote", new.quote_en, old.quote_en),
-            ("statement", new.text_zh, old.text_zh),
-        )
-        if _ends_early(text, was)
-    ]
-    return fields + claims
+    stored = _in_file_order(label, lambda name: getattr(row, name), before)
+    new = {name: text for name, text, _ in _in_file_order(label, paper.fields.get, after)}
+    last = max((i for i, (name, _, _) in enumerate(stored) if new.get(name)), default=-1)
+    removed = [name for name, text, section in stored[last + 1 :] if text and section]
+    name, text, _ = stored[last] if last >= 0 else ("", None, True)
+    return ([name] if _ends_early(new.get(name), text) else []), removed
+
+
+# A paper's texts in the order its file gives them (a listing's, a deep read's); claims of
+# its review between the two, an abstract's findings (made from the abstract) left out.
+_TEXTS_BEFORE_CLAIMS = (
+    "abstract_en", "abstract_zh", "llm_analysis",
+    "positioning", "background", "mechanism", "experiments",
+)  # fmt: skip
+_TEXTS_AFTER_CLAIMS = ("novelty", "soundness", "significance", "limitations", "follow_ups")
+
+
+def _in_file_order(
+    label: str, field_of: Callable[[str], str | None], claims: Sequence[ClaimInput]
+) -> list[tuple[str, str | None, bool]]:
+    """(what a reader calls the text, the text, whether it is a section rather than a
+    claim's) for each of a paper's texts, in file order."""
+
+    def sections(names: Sequence[str]) -> list[tuple[str, str | None, bool]]:
+        return [(f"{label}'s {name.replace('_', ' ')}", field_of(name), True) for name in names]
+
+    texts = sections(_TEXTS_BEFORE_CLAIMS)
+    for claim in claims:
+        if claim.source == CLAIM_FROM_REVIEW:
+            address = _claim_address(label, claim)
+            texts += [
+                (f"{address}'s statement", claim.text_zh, False),
+                (f"{address}'s quote", claim.quote_en, False),
+            ]
+    return texts + sections(_TEXTS_AFTER_CLAIMS)
 
 
 def _ends_early(text: str | None, stored: str | None) -> bool:

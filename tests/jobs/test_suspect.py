@@ -281,8 +281,10 @@ async def test_a_partial_copy_under_another_name_is_refused_and_keeps_every_clai
 
     assert await contents(sessions) == before
     [suspect] = report.suspect
-    assert (
-        suspect["would_lose"] == "5 claims (AV-GRPO#3, AV-GRPO#4, AV-GRPO#5, AV-GRPO#6, AV-GRPO#7)"
+    assert suspect["would_lose"] == (
+        "5 claims (AV-GRPO#3, AV-GRPO#4, AV-GRPO#5, AV-GRPO#6, AV-GRPO#7) and 5 texts "
+        "(AV-GRPO's novelty, AV-GRPO's soundness, AV-GRPO's significance, "
+        "AV-GRPO's limitations, AV-GRPO's follow ups)"
     )
     accepted = await ingest(sessions, [copy], force=True, accept_losses=True)
     assert accepted.errors == [] and len((await contents(sessions))[1]) == len(before[1]) - 5
@@ -310,7 +312,54 @@ async def test_a_re_delivery_cut_inside_a_quote_is_refused_and_keeps_the_quote(
     assert await contents(sessions) == before
     assert any(claim[4] == quote for claim in before[1])
     [suspect] = report.suspect
-    assert re.fullmatch(r"the end of 1 text \(\S+#\d+'s quote\)", suspect["would_lose"])
+    assert re.fullmatch(
+        r"the end of 1 text \(\S+#\d+'s quote\) and 5 texts \(\S+'s novelty, .*\)",
+        suspect["would_lose"],
+    )
+
+
+GAPO_FILE = "004_ee791cd1952f5dee.txt"  # GAPO last: 10 claims, its review, its tail
+
+
+@pytest.mark.parametrize("where", ["its last quote", "its review"])
+async def test_a_re_delivery_cut_at_a_sentence_end_inside_the_last_paper_is_refused(
+    sessions: Sessions, seeds: Path, where: str
+) -> None:
+    """A file cut right after a full stop inside its last paper ends no text mid-sentence,
+    but loses every section after it: suspect, what was stored kept."""
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    text = SEED_TEXTS[GAPO_FILE].decode()
+    if where == "its review":
+        review = [line for line in text.split("\n") if line.startswith("Novelty：")][-1]
+        cut = text[: text.index(review) + review.index("。") + 1]
+    else:
+        quote = [line for line in text.split("\n") if line.startswith("   ")][-1]
+        cut = text[: text.index(quote) + quote.index(". ") + 1]
+    (seeds / GAPO_FILE).write_text(cut, encoding="utf-8")
+
+    report = await ingest(sessions, [seeds / GAPO_FILE])
+
+    assert await contents(sessions) == before
+    [suspect] = report.suspect
+    assert "GAPO's follow ups" in suspect["would_lose"]
+
+
+async def test_a_quote_trimmed_in_the_last_paper_before_its_end_is_an_edit(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A text shortened inside the last paper, with its claims, review and tail still
+    after it, is an edit whatever its last character: stored, not suspect."""
+    await ingest(sessions, [seeds])
+    text = SEED_TEXTS[GAPO_FILE].decode()
+    quotes = [line for line in text.split("\n") if line.startswith("   ")]
+    third = quotes[-8]  # GAPO's third claim's quote, seven claims before the file's end
+    (seeds / GAPO_FILE).write_text(text.replace(third, third[: len(third) // 2]), encoding="utf-8")
+
+    report = await ingest(sessions, [seeds / GAPO_FILE])
+
+    assert report.suspect == [] and report.errors == []
+    assert report.papers["updated"] == 1
 
 
 async def test_a_sentence_ended_otherwise_is_no_cut(sessions: Sessions, seeds: Path) -> None:
