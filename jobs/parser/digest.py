@@ -19,6 +19,7 @@ from .text import (
     DRESSING,
     LOST,
     digest_lines,
+    nul_hole,
     paragraphs,
     unescaped,
     unmangled,
@@ -78,6 +79,10 @@ _LOST = (
     "UTF-8, read as '\ufffd')"
 )
 _NULS = "NUL bytes in this line (left by a damaged copy or transfer): read without them"
+_HOLE = (
+    "{:,} NUL bytes in a row inside the text: a block of the file was lost (a damaged copy "
+    "or an interrupted write); deliver the file again"
+)
 _PADDING = (
     "the file ends in {:,} NUL bytes from here (the padding a crash or a preallocating copy "
     "leaves): left out"
@@ -91,6 +96,8 @@ _UNKNOWN_FORMAT = (
 
 def parse_digest(text: str) -> ParsedDigest:
     """Parse a digest's text into papers; raises DigestParseError on what it cannot read."""
+    if "\x00" in text and (hole := nul_hole(text)) is not None:
+        raise DigestParseError(_HOLE.format(hole[1]), hole[0])
     text, nul_lines, padding = without_nuls(text)
     mended = unmangled(text)
     # Tags before entities: an entity for `<` stands for text, never for a tag.

@@ -38,6 +38,9 @@ _BINARY_CONTROL_SHARE = 0.1
 _NULS = re.compile(r"\x00+")
 _NUL_RUNS = re.compile(rb"\x00+")
 _NUL_SPACING = 100
+# A run this long inside the text is a hole: a block of the file that came back as zeros
+# (a damaged copy, an interrupted write); the text that was there is lost.
+_HOLE = re.compile(r"\x00{64,}")
 
 # Ideographs, kana, CJK punctuation and full-width forms: no space is written between them.
 CJK_CHARS = r"\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"  # for a [class]
@@ -102,6 +105,15 @@ def stray_nuls(data: bytes) -> bool:
     if len(_NUL_RUNS.findall(body)) * _NUL_SPACING > len(rest):
         return False
     return _stray_bytes_replaced(rest) is not None
+
+
+def nul_hole(text: str) -> tuple[int, int] | None:
+    """The line (1-based) and length of the first hole of NUL bytes inside the text
+    (`_HOLE`; the padding it may end in aside), or None."""
+    hole = _HOLE.search(text.rstrip("\x00"))
+    if hole is None:
+        return None
+    return _line_breaks(text, 0, hole.start()) + 1, hole.end() - hole.start()
 
 
 def without_nuls(text: str) -> tuple[str, list[int], tuple[int, int] | None]:

@@ -56,6 +56,24 @@ def test_nul_padding_at_the_end_is_left_out_with_one_warning(size: int, ending: 
     assert warnings == [f"line {text.count(chr(10)) + 1}: {PADDING.format(size)}"]
 
 
+@pytest.mark.parametrize("size", [64, 512, 4096])
+@pytest.mark.parametrize("text", [DEEP_READ, HUGGINGFACE], ids=["deep reads", "HuggingFace"])
+def test_a_hole_of_nul_bytes_inside_the_text_fails_the_file_on_its_line(
+    text: str, size: int
+) -> None:
+    """A block of the file that came back as zeros (a damaged copy): the text that was
+    there is lost, so the file is refused, on the hole's line, rather than read glued."""
+    data = text.encode()
+    middle = data.index(b"\n", len(data) // 2) + 1  # a line's start, half way in
+    damaged = data[:middle] + b"\x00" * size + data[middle + size :]
+
+    with pytest.raises(DigestParseError) as error:
+        parse_digest(decode_digest(damaged))
+
+    assert error.value.line == data.count(b"\n", 0, middle) + 1
+    assert f"{size:,} NUL bytes in a row inside the text" in str(error.value)
+
+
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
 def test_each_line_holding_nul_bytes_is_named_once_whatever_its_line_ends(newline: str) -> None:
     lines = DEEP_READ.split("\n")
