@@ -502,9 +502,11 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             and not items[-1].quote_lines
             and not items[-1].loose
             and _reads_as_quote(body)
+            and not (following is not None and _is_note(following.lines[0].strip()))
         ):
             # English right after a claim that has no quote yet: its quote, under-indented
-            # (not after a loosely numbered paragraph, which an indented quote makes a claim).
+            # (not after a loosely numbered paragraph, which an indented quote makes a claim;
+            # not before the note: that is an abstract-only entry's abstract).
             items[-1].quote_lines.extend(paragraph.lines)
             warnings.append(
                 DigestWarning(
@@ -774,21 +776,27 @@ def _is_chinese(text: str) -> bool:
 
 def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None:
     """A numbered paragraph without a quote is a claim that lost its quote (a warning; the
-    claim is left out), except as one of the paragraphs right after a review, or numbered
-    loosely (`_LOOSE_CLAIM`): reviewers write their limitations and follow-ups as numbered
-    lists too."""
+    claim is left out), except in a list: reviewers write their limitations and follow-ups
+    as numbered lists too, and a paper's text its steps. So one numbered loosely
+    (`_LOOSE_CLAIM`), one that starts a list among the paragraphs right after a review
+    (or goes on with it: the next number), and one a paper's claim 1 follows before any
+    other claim or review (`_listed_before_claims`) are text."""
     since_review: int | None = None  # plain paragraphs since the last review
+    listed: int | None = None  # the number of the last list item read after a review
+    before_claims = _listed_before_claims(items)
     for item in items:
         unquoted = item.kind == _CLAIM_ITEM and not item.quote_lines
         if item.kind == _REVIEW_ITEM:
             since_review = 0
         elif item.kind != _PROSE and not unquoted:
-            since_review = None
+            since_review = listed = None
         elif since_review is not None:
             since_review += 1
-        after_review = since_review is not None and since_review <= TAIL_PARAGRAPHS
-        if unquoted and (item.loose or after_review):
+        if unquoted and (
+            item.loose or _in_a_list(item, since_review, listed) or id(item) in before_claims
+        ):
             item.kind = _PROSE
+            listed = item.number if since_review is not None else None
             continue
         if item.kind != _CLAIM_ITEM:
             continue
@@ -824,20 +832,54 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
             )
 
 
+def _in_a_list(item: _Item, since_review: int | None, listed: int | None) -> bool:
+    """Whether a numbered paragraph without a quote, `since_review` plain paragraphs after a
+    review, is an item of the tail's list: one of its usual paragraphs, the one after them,
+    or the next number of a list begun there (not a claim with its quote on its line)."""
+    if since_review is None:
+        return False
+    if since_review <= TAIL_PARAGRAPHS:
+        return True
+    goes_on = since_review == TAIL_PARAGRAPHS + 1 or item.number == (listed or -1) + 1
+    return goes_on and _statement_and_quote(item) is None
+
+
+def _listed_before_claims(items: list[_Item]) -> set[int]:
+    """The numbered paragraphs without a quote (by id) that a claim 1 with its quote follows
+    before any other claim with one, or a review: a numbered list in a paper's text, or in
+    the tail before the next paper, whose claims number from 1 again."""
+    found: set[int] = set()
+    claim_1_next = False
+    for item in reversed(items):
+        quoted = item.kind == _CLAIM_ITEM and bool(
+            item.quote_lines or _statement_and_quote(item) is not None
+        )
+        if item.kind == _REVIEW_ITEM or quoted:
+            claim_1_next = quoted and item.number == 1
+        elif item.kind == _CLAIM_ITEM and claim_1_next:
+            found.add(id(item))
+    return found
+
+
 def _quote_on_its_line(claim: _Item) -> bool:
     """A claim written with its quote after its statement (`N. <Chinese>。 "English…"`):
     the English after the statement's last sentence is taken for the quote."""
+    split = _statement_and_quote(claim)
+    if split is not None:
+        claim.claim_lines, claim.quote_lines = [split[0]], [split[1]]
+    return split is not None
+
+
+def _statement_and_quote(claim: _Item) -> tuple[str, str] | None:
+    """A claim's statement and the quote written after it on its line, if it holds one."""
     text = join_lines(claim.claim_lines)
     if len(text) > _QUOTE_AFTER_LIMIT:
-        return False
+        return None
     found = _QUOTE_AFTER.fullmatch(text)
     if found is None:
-        return False
+        return None
     quote: str = found["enclosed"] or found["quote"]
-    if len(quote.split()) < _QUOTE_MIN_WORDS:
-        return False
-    claim.claim_lines, claim.quote_lines = [found["claim"]], [quote]
-    return True
+    return (found["claim"], quote) if len(quote.split()) >= _QUOTE_MIN_WORDS else None
 
 
 def _finish(
@@ -926,8 +968,19 @@ def _cut_paper(tail: list[_Item]) -> list[DigestWarning]:
 
 
 def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
-    """Limitations and follow-ups; a split one of them comes back as one text."""
-    texts = [item.text for item in tail]
+    """Limitations and follow-ups; a split one of them comes back as one text, and so does
+    one written as a numbered list, an item a paragraph, in more paragraphs than the two:
+    item 1 joins the paragraph before it, each next number the item before it."""
+    texts: list[str] = []
+    before: int | None = None  # the number of the paragraph before, a list item's
+    for item in tail:
+        numbered = _numbered(item.text) if len(tail) > TAIL_PARAGRAPHS else None
+        number = numbered[0] if numbered else None
+        if texts and number is not None and number == (before or 0) + 1:
+            texts[-1] += "\n\n" + item.text
+        else:
+            texts.append(item.text)
+        before = number
     if len(texts) <= TAIL_PARAGRAPHS:
         texts += [""] * TAIL_PARAGRAPHS
         return texts[0] or None, texts[1] or None

@@ -493,3 +493,47 @@ def test_a_third_follow_up_mid_file_stays_with_its_paper(
     ]
     edited_paper = next(p for p in digest.papers if p.key == paper.key)
     assert (edited_paper.follow_ups or "").endswith(paragraph)
+
+
+def _as_numbered_list(paragraph: str, style: str) -> str:
+    """The paragraph as an introduction and a numbered list, an item a paragraph."""
+    sentences = [s for s in _SENTENCE_END.split(paragraph) if s.strip()]
+    items = [f"{style.format(n)}{s.strip()}" for n, s in enumerate(sentences[1:], 1)]
+    return "\n\n".join([sentences[0], *items])
+
+
+def _deep_reads_with(section: str) -> list[tuple[int, int]]:
+    """(seed, index) of each deep read whose `section` holds three sentences or more."""
+    return [
+        (seed, index)
+        for seed, text in enumerate(DEEP_READ_SEEDS)
+        for index, paper in enumerate(parse_digest(text).papers)
+        if len(_SENTENCE_END.split(getattr(paper, section) or "")) > 3
+        and getattr(paper, section) in text.split("\n")
+    ]
+
+
+@pytest.mark.parametrize("section", ["follow_ups", "limitations", "mechanism"])
+@pytest.mark.parametrize("style", ["{}. ", "{}、"])
+def test_a_section_written_as_a_numbered_list_stays_its_papers_text(
+    section: str, style: str
+) -> None:
+    """Numbered items, one a paragraph, in a paper's text or after its review are no claims:
+    every paper keeps its key, name, claims and review, and the items stay with their paper."""
+    cases = _deep_reads_with(section)
+    assert cases
+    for seed, index in cases:
+        text = DEEP_READ_SEEDS[seed]
+        before = parse_digest(text).papers
+        paragraph = getattr(before[index], section)
+        digest = parse_digest(text.replace(paragraph, _as_numbered_list(paragraph, style), 1))
+
+        def summary(papers: tuple[ParsedPaper, ...]) -> list[tuple[object, ...]]:
+            return [(p.key, p.name, p.claims, p.novelty, p.positioning) for p in papers]
+
+        assert summary(digest.papers) == summary(before), (seed, index)
+        paper = digest.papers[index]
+        kept = "".join(
+            getattr(paper, name) or "" for name in ("background", "mechanism", *_PROSE_SECTIONS)
+        )
+        assert all(s.strip() in kept for s in _SENTENCE_END.split(paragraph)), (seed, index)

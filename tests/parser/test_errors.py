@@ -214,14 +214,17 @@ WARNING_CASES = [
         ["line 9: the review should start with 'Novelty：', found '新颖性：'; read as the review"],
         [[1]],
     ),
-    (
+    (  # a list item, or the next paper's text: its claims number from 1
         "numbered paragraph without quote as a third paragraph after the review",
         DEEP_READ_HEAD + CLAIM + REVIEW + "局限。\n\n跟进。\n\n1. 新论文？\n\n" + OTHER_CLAIM,
-        [
-            f"line 15: claim 1 {NO_QUOTE}",
-            "line 17: claim 1 appears twice in this paper: expected claim 2; read as claim 2",
-        ],
-        [[1], [2]],
+        [],
+        [[1], [1]],
+    ),
+    (
+        "numbered paragraph without quote among claims",
+        DEEP_READ_HEAD + CLAIM + "2. 声明二。\n\n" + OTHER_CLAIM.replace("1. ", "3. ", 1) + REVIEW,
+        [f"line 9: claim 2 {NO_QUOTE}"],
+        [[1, 3]],
     ),
     (  # the paper whose text was lost keeps its claims
         "claim right after the date",
