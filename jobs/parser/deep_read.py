@@ -170,6 +170,10 @@ _QUOTE_AFTER = re.compile(
     rf"(?:[（【](?P<enclosed>[\"“'‘]?[A-Za-z0-9][^{CJK_CHARS}]*)[）】]"
     rf"|(?P<quote>[\"“'‘(]?[A-Za-z0-9][^{CJK_CHARS}]*))"
 )
+_TRANSLATED = (
+    "the quote of claim {} is not in English (expected the paper's own words, verbatim, in an "
+    "indented paragraph); read as its quote"
+)
 _QUOTE_MIN_WORDS = 4  # fewer is a term the statement ends with, not a quote
 # Longer, and it is no statement with its quote; and `_QUOTE_AFTER` tries every `…` of a
 # line that fails at its end (a long run of them took seconds): 13 ms at most this way.
@@ -468,6 +472,15 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 )
             else:
                 items[-1].claim_lines.extend(paragraph.lines)
+        elif (
+            after_claim
+            and not items[-1].quote_lines
+            and not items[-1].loose
+            and _quote_in_translation(first, body)
+        ):
+            # Indented where the claim's quote goes, but Chinese: the quote given translated.
+            items[-1].quote_lines.extend(paragraph.lines)
+            warnings.append(DigestWarning(paragraph.line, _TRANSLATED.format(items[-1].number)))
         elif _is_note(body):
             items.append(_Item(_NOTE, paragraph))
         elif (
@@ -560,6 +573,17 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
         and not english(index - 1)
         and (index == 0 or items[index - 1].kind != _CLAIM_ITEM)  # no quote that lost its indent
         and (not english(index + 1) or _noted(items, index + 1))
+    )
+
+
+def _quote_in_translation(first: str, body: str) -> bool:
+    """Whether a paragraph (its first line, and `body` stripped) right after a claim without
+    a quote is that quote in Chinese: indented as a quote, and no claim, review or note."""
+    return (
+        indent_of(first) >= QUOTE_INDENT
+        and not _numbered(body)
+        and not _REVIEW.match(body)
+        and not _is_note(body)
     )
 
 

@@ -221,6 +221,18 @@ WARNING_CASES = [
         [[1], [1]],
     ),
     (
+        "a quote given in Chinese",
+        DEEP_READ_HEAD
+        + "1. 声明一。\n\n   这一增益在三个基准上都显著。\n\n"
+        + OTHER_CLAIM.replace("1. ", "2. ", 1)
+        + REVIEW,
+        [
+            "line 7: the quote of claim 1 is not in English (expected the paper's own words, "
+            "verbatim, in an indented paragraph); read as its quote"
+        ],
+        [[1, 2]],
+    ),
+    (
         "numbered paragraph without quote among claims",
         DEEP_READ_HEAD + CLAIM + "2. 声明二。\n\n" + OTHER_CLAIM.replace("1. ", "3. ", 1) + REVIEW,
         [f"line 9: claim 2 {NO_QUOTE}"],
