@@ -149,6 +149,8 @@ _MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}|```[^`]*|~~~.*")
 _MARKUP_STARTS = frozenset(" #-*_>`~")
 _LABEL_HEADING = re.compile(rf"#{{1,6}}\s*(?:{_ALL_LABELS})(?:\s*[：:])?", re.IGNORECASE)  # kept
 _BLOCKQUOTE = re.compile(r"(?:>(?![0-9=]) ?)+")
+# A list number as a markdown exporter escapes it (`1\. `, `2\)`: Turndown, html2text).
+_ESCAPED_NUMBER = re.compile(r"\A([0-9]{1,3})\\([.)])")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
 # A review whose label went unread: its text would join the limitations without a word.
@@ -238,18 +240,21 @@ def is_markup(body: str) -> bool:
 
 
 def without_markup(lines: Sequence[str]) -> list[str]:
-    """The lines, headings and rules (`_MARKUP`) read as blank, and a blockquote's `>`
-    markers as a quote's indentation, where they start a line indented less than a quote
-    (or a paragraph: a wrapped quote's line may start with `> 0.05`)."""
+    """The lines, headings and rules (`_MARKUP`) read as blank, a blockquote's `>` markers
+    as a quote's indentation, where they start a line indented less than a quote (or a
+    paragraph: a wrapped quote's line may start with `> 0.05`), and a list number escaped
+    (`1\\. `) as written."""
     result: list[str] = []
     quoting = False  # in a blockquote: the lines since a blank one all started with `>`
     for index, line in enumerate(lines):
         if line[:1] not in _MARKUP_STARTS:  # most lines: text
             quoting = False
-            result.append(line)
+            result.append(_ESCAPED_NUMBER.sub(r"\1\2", line, 1) if "\\" in line[:5] else line)
             continue
         body = line.lstrip(" ")
         indent = len(line) - len(body)
+        if indent < QUOTE_INDENT and "\\" in body[:5]:
+            line = line[:indent] + _ESCAPED_NUMBER.sub(r"\1\2", body, 1)
         marker = _BLOCKQUOTE.match(body) if body[:1] == ">" else None
         if marker and (indent < QUOTE_INDENT or quoting or not result or not result[-1]):
             quoting = True

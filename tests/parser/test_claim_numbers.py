@@ -343,3 +343,16 @@ def test_numbers_typed_twice_change_no_paper_and_each_is_reported_on_its_line(
     assert lines == [
         f"line {text.count(chr(10), 0, claims[w].start()) + 1}" for w in sorted(chosen)
     ]
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_list_numbers_a_markdown_exporter_escaped_are_read_as_written(seed: int) -> None:
+    """Turndown and html2text write `1\\. ` for a paragraph starting `1. `."""
+    text = DEEP_READ_SEEDS[seed]
+    escaped = re.sub(r"(?m)^([0-9]+)\. ", r"\1\\. ", text)
+    assert escaped != text
+
+    digest = parse_digest(escaped)
+
+    assert digest.papers == parse_digest(text).papers
+    assert digest.warnings == parse_digest(text).warnings
