@@ -239,12 +239,16 @@ def _stray_bytes_replaced(data: bytes) -> str | None:
 
 
 def _guess_encoding(data: bytes) -> str:
-    """A hint for the commonest mistake: a Chinese digest saved as GBK."""
-    try:
-        data.decode("gbk")
-    except UnicodeDecodeError:
-        return ""
-    return "; it reads as GBK: save it as UTF-8"
+    """A hint for the commonest mistake: a Chinese digest saved in a Chinese encoding. GBK
+    first, the commonest; Big5 (traditional script) before GB18030, which reads nearly
+    any bytes."""
+    for codec, name in (("gbk", "GBK"), ("big5", "Big5"), ("gb18030", "GB18030")):
+        try:
+            data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        return f"; it reads as {name}: save it as UTF-8"
+    return ""
 
 
 def digest_lines(text: str) -> list[str]:

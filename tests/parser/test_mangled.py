@@ -260,6 +260,20 @@ def test_a_file_mostly_not_utf8_is_still_refused() -> None:
         decode_digest(text.encode("gbk", errors="ignore"))
 
 
+@pytest.mark.parametrize(
+    ("codec", "name", "text"),
+    [
+        ("big5", "Big5", "2026-09-28\n\n本文提出一種方法。這是繁體的深度閱讀。\n"),
+        ("gb18030", "GB18030", "2026-09-28\n\n本文提出𠀀方法，用于深度阅读。\n"),
+    ],
+)
+def test_a_file_in_another_chinese_encoding_is_refused_with_its_name(
+    codec: str, name: str, text: str
+) -> None:
+    with pytest.raises(DigestParseError, match=rf"not valid UTF-8.*reads as {name}: save it"):
+        decode_digest(text.encode(codec))
+
+
 TRADITIONAL_NOTE = "僅依據摘要，無法可靠判斷方法 soundness 與實驗充分性，請以原文為準。"
 
 
