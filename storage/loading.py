@@ -7,11 +7,12 @@ replaced when they differ, and the links say which files hold it. Papers are nev
 here.
 
 A paper's row is found by its key; failing that, by one of its aliases (a key an earlier
-parser version gave it, or its text key once an arXiv ID turns up), by its abstract (an
-entry without an arXiv ID of a paper stored under one), by its title (a listing without
-arXiv lines), and failing that, among the papers this same file or others of its name held,
-by its sentences (storage.matching: an edit to the keyed text itself). A row found either
-way takes the new key, so it stays one row; an arXiv key, once known, stays.
+parser version gave it, or its text key once an arXiv ID turns up), by its abstract (a
+listing and a deep-read digest's abstract-only entry of one paper), by its title (a
+listing without arXiv lines), and failing that, among the papers this same file or others
+of its name held, by its sentences (storage.matching: an edit to the keyed text itself). A
+row found either way takes the new key, so it stays one row; an arXiv key, once known,
+stays.
 
 An abstract-only entry says less than a listing or a deep read of the same paper: found
 under one of those, it fills what the row lacks and replaces nothing.
@@ -122,7 +123,7 @@ class SaveResult:
     lost_papers: list[str] = field(default_factory=list)
     lost_claims: list[str] = field(default_factory=list)
     # What a file cut short inside its last paper gives, as damaging as a claim removed:
-    # the text it ends in, ended early (`GAPO#10's quote`), and the texts after it.
+    # the text it ends in, ended early (`GAPO#10's quote`), and the sections after it.
     cut_short: list[str] = field(default_factory=list)
     lost_texts: list[str] = field(default_factory=list)
 
@@ -648,11 +649,6 @@ def _identity_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> 
         *(claim.quote_en for claim in claims),
         *(claim.text_zh for claim in claims),
     ]
-
-
-def abstract_key(abstract_en: str | None) -> str | None:
-    """The key an entry of this abstract without an arXiv ID is stored under."""
-    return paper_keys.text_key(abstract_en) if abstract_en else None
 
 
 def _search_columns(values: Mapping[str, Any]) -> dict[str, str | None]:
