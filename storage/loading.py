@@ -492,8 +492,9 @@ async def _by_abstract(
 ) -> list[tuple[PaperInput, Paper]]:
     """Entries with an abstract each with the row another copy of that abstract was stored
     as (storage.paper_keys.abstract_key): a listing's paper under its arXiv key for an
-    abstract-only entry, an abstract-only entry for a listing. An entry with an arXiv ID
-    takes only a row without one: two IDs are two papers."""
+    abstract-only entry, an abstract-only entry for a listing, when one abstract is the
+    other, whole or cut (`paper_keys.cut_from`). An entry with an arXiv ID takes only a row
+    without one: two IDs are two papers."""
     keyed = {str(p.search["abstract_key"]): p for p in papers if p.search.get("abstract_key")}
     if not keyed:
         return []
@@ -507,8 +508,10 @@ async def _by_abstract(
         )
         for row in rows.scalars():
             key = row.abstract_key or ""
-            two_ids = keyed[key].key.startswith("arxiv:") and row.key.startswith("arxiv:")
-            if row.id not in taken and key not in pairs and not two_ids:
+            paper = keyed[key]
+            two_ids = paper.key.startswith("arxiv:") and row.key.startswith("arxiv:")
+            same = paper_keys.cut_from(paper.fields.get("abstract_en") or "", row.abstract_en or "")
+            if row.id not in taken and key not in pairs and not two_ids and same:
                 pairs[key] = row
     return [(keyed[key], row) for key, row in pairs.items()]
 

@@ -100,6 +100,14 @@ def abstract_key(abstract: str) -> str:
     return _hashed(fingerprint(abstract)[:_ABSTRACT_KEPT])
 
 
+def cut_from(copy: str, abstract: str) -> bool:
+    """Whether `copy` is `abstract`, whole or cut at its end (as a deep-read digest cuts an
+    abstract-only entry's), letters and digits compared: two papers whose abstracts open
+    alike share an `abstract_key`, not this."""
+    shorter, longer = sorted((fingerprint(copy), fingerprint(abstract)), key=len)
+    return longer.startswith(shorter)
+
+
 def normalise_for_key(text: str) -> str:
     """The first parser version's normalisation: NFKC, no zero-width characters,
     whitespace collapsed, lower case."""

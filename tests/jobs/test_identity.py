@@ -363,3 +363,25 @@ async def test_a_listed_paper_and_its_abstract_only_entry_are_one_row(
     assert paper.name == entry.name  # what the abstract-only entry adds, in either order
     assert findings.scalar_one() >= 1
     assert documents.scalar_one() == 2
+
+
+@pytest.mark.parametrize("listed_first", [True, False])
+async def test_two_papers_whose_abstracts_open_alike_stay_two(
+    sessions: Sessions, tmp_path: Path, listed_first: bool
+) -> None:
+    """Abstracts sharing their first 600 letters and more (a shared framing paragraph) are
+    two papers: an abstract-only entry joins a listed paper only as a copy of its abstract."""
+    shared = LONG_ABSTRACT[:900].rstrip()  # past the 600 letters and digits the abstract key holds
+    listed = Entry("2610.00001", "Alpha: Recall for All", abstract=shared + " Alpha wins.")
+    other = shared + " We then propose Beta, a different method, which halves the latency."
+    listing = write(tmp_path / "listing.txt", huggingface_digest("2026-10-04", [listed]))
+    abstract_only = write(
+        tmp_path / "deep-reads.txt", f"2026-10-05\n\n{other}\n\n{deep_read.NOTE}\n"
+    )
+    for path in (listing, abstract_only) if listed_first else (abstract_only, listing):
+        await ingest(sessions, [path])
+
+    async with sessions() as session:
+        rows = (await session.execute(select(Paper.key, Paper.abstract_en))).all()
+    assert sorted(abstract for _, abstract in rows) == sorted([listed.abstract, other])
+    assert ("arxiv:2610.00001", listed.abstract) in rows
