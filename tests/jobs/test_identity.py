@@ -383,5 +383,5 @@ async def test_two_papers_whose_abstracts_open_alike_stay_two(
 
     async with sessions() as session:
         rows = (await session.execute(select(Paper.key, Paper.abstract_en))).all()
-    assert sorted(abstract for _, abstract in rows) == sorted([listed.abstract, other])
+    assert sorted(abstract or "" for _, abstract in rows) == sorted([listed.abstract, other])
     assert ("arxiv:2610.00001", listed.abstract) in rows
