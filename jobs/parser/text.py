@@ -109,8 +109,9 @@ def stray_nuls(data: bytes) -> bool:
 
 def nul_hole(text: str) -> tuple[int, int] | None:
     """The line (1-based) and length of the first hole of NUL bytes inside the text
-    (`_HOLE`; the padding it may end in aside), or None."""
-    hole = _HOLE.search(text.rstrip("\x00"))
+    (`_HOLE`; the padding it may end in aside, a line break after that padding too), or
+    None."""
+    hole = _HOLE.search(text.rstrip("\x00\r\n"))
     if hole is None:
         return None
     return _line_breaks(text, 0, hole.start()) + 1, hole.end() - hole.start()

@@ -74,6 +74,13 @@ def test_a_hole_of_nul_bytes_inside_the_text_fails_the_file_on_its_line(
     assert f"{size:,} NUL bytes in a row inside the text" in str(error.value)
 
 
+@pytest.mark.parametrize("after", ["\n", "\r\n", "\n\x00\x00\n"])
+def test_nul_padding_with_a_line_break_after_it_is_no_hole(after: str) -> None:
+    papers, _ = parsed(DEEP_READ.encode() + b"\x00" * 4096 + after.encode())
+
+    assert papers == parse_digest(DEEP_READ).papers
+
+
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
 def test_each_line_holding_nul_bytes_is_named_once_whatever_its_line_ends(newline: str) -> None:
     lines = DEEP_READ.split("\n")
