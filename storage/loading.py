@@ -282,7 +282,11 @@ async def save_document(
         row = existing[paper.key]
         ids[paper.key] = row.id
         if _says_less(paper, row) or (row.id in newer and not _says_more(paper, row)):
-            if _refresh(row, paper, digest_date, mixed, only_missing=True):
+            # It fills what the row lacks: fields, and claims of numbers the row has not.
+            have = {(claim.source, claim.number) for claim in stored_claims.get(row.id, [])}
+            lacking = [c for c in paper.claim_rows(row.id) if (c[4], c[1]) not in have]
+            new_claims.extend(lacking)
+            if _refresh(row, paper, digest_date, mixed, only_missing=True) or lacking:
                 row.updated_at = utcnow()
                 result.papers_updated += 1
             continue

@@ -476,3 +476,27 @@ async def test_an_older_digest_re_delivered_takes_nothing_from_a_newer_one(
             select(Paper.positioning).where(Paper.positioning.startswith(next_paper[:20]))
         )
     assert (positioning.scalar_one() or "").endswith("（修订）")
+
+
+async def test_an_older_digest_fills_the_claims_a_newer_cut_copy_lacks(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A newer digest, cut after a paper's third claim, stored first: the older digest's whole
+    copy of the paper adds the claims it lacks (it replaces none)."""
+    paragraphs = SEED_TEXTS[AV_GRPO].decode().split("\n\n")
+    paper = paragraphs[1:22]  # AV-GRPO: its prose, 7 claims with quotes, review, tail
+    cut = seeds / "2026-10-10.txt"
+    cut.write_text("\n\n".join(["2026-10-10", *paper[:10]]) + "\n", encoding="utf-8")
+    await ingest(sessions, [cut])
+
+    report = await ingest(sessions, [seeds / AV_GRPO])
+
+    assert report.suspect == [] and report.errors == []
+    async with sessions() as session:
+        numbers = await session.execute(
+            select(Claim.number)
+            .join(Paper, Paper.id == Claim.paper_id)
+            .where(Paper.name == "AV-GRPO")
+            .order_by(Claim.number)
+        )
+    assert list(numbers.scalars()) == [1, 2, 3, 4, 5, 6, 7]
