@@ -972,16 +972,18 @@ def _tail_length(run: list[_Item]) -> int:
     limitation or follow-up going on is not; at least one paragraph stays for the next deep
     read. Between splits alike, a tail of three at most (a third follow-up happens; more is
     rather a paper that lost its claims), then the next paper's usual four: a paragraph too
-    many at the start of a paper renames it, at the end of a tail it does not."""
+    many at the start of a paper renames it, at the end of a tail it does not. A list's
+    numbered items (`1. …`) count with the paragraph before them, and open no paper."""
+    starts = [i for i, item in enumerate(run) if i == 0 or _numbered(item.text) is None]
 
-    def cost(split: int) -> tuple[int, bool, int]:
-        shape = abs(split - TAIL_PARAGRAPHS) + abs(len(run) - split - PROSE_PARAGRAPHS)
-        opening = run[split].text
+    def cost(unit: int) -> tuple[int, bool, int]:
+        shape = abs(unit - TAIL_PARAGRAPHS) + abs(len(starts) - unit - PROSE_PARAGRAPHS)
+        opening = run[starts[unit]].text
         shape -= bool(_OPENS_PAPER.match(opening)) + bool(_POSITIONS_PAPER.match(opening))
         shape += 2 * bool(_CONTINUES_TAIL.match(opening))
-        return shape, split > TAIL_PARAGRAPHS + 1, abs(len(run) - split - PROSE_PARAGRAPHS)
+        return shape, unit > TAIL_PARAGRAPHS + 1, abs(len(starts) - unit - PROSE_PARAGRAPHS)
 
-    return min(range(len(run)), key=cost, default=0)
+    return starts[min(range(len(starts)), key=cost)] if run else 0
 
 
 def _cut_paper(tail: list[_Item]) -> list[DigestWarning]:

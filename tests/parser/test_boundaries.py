@@ -537,3 +537,26 @@ def test_a_section_written_as_a_numbered_list_stays_its_papers_text(
             getattr(paper, name) or "" for name in ("background", "mechanism", *_PROSE_SECTIONS)
         )
         assert all(s.strip() in kept for s in _SENTENCE_END.split(paragraph)), (seed, index)
+
+
+@pytest.mark.parametrize(("seed", "index"), _followed_by_a_deep_read())
+def test_a_follow_up_list_before_a_paper_of_one_paragraph_stays_with_its_paper(
+    seed: int, index: int
+) -> None:
+    """Follow-ups written as a numbered list, then a paper whose only text is its
+    positioning: the items stay the follow-ups, the next paper keeps its name."""
+    text = DEEP_READ_SEEDS[seed]
+    before = parse_digest(text).papers
+    paper, after = before[index], before[index + 1]
+    if not paper.follow_ups or len(_SENTENCE_END.split(paper.follow_ups)) < 3:
+        pytest.skip("follow-ups of fewer than two sentences make no list")
+    edited_text = text.replace(paper.follow_ups, _as_numbered_list(paper.follow_ups, "{}. "), 1)
+    for section in (after.background, after.mechanism, after.experiments):
+        if section:
+            edited_text = edited_text.replace(section + "\n\n", "", 1)
+    digest = parse_digest(edited_text)
+
+    assert [(p.key, p.name) for p in digest.papers] == [(p.key, p.name) for p in before]
+    listed = digest.papers[index].follow_ups or ""
+    assert all(s.strip() in listed for s in _SENTENCE_END.split(paper.follow_ups))
+    assert digest.papers[index + 1].positioning == after.positioning
