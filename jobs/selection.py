@@ -20,7 +20,9 @@ from jobs.parser.text import DRESSING, byte_order, digest_lines, stray_nuls
 _NOT_DIGEST_NAMES = re.compile(r"(?i)readme.*|.*\.(?:md|markdown|json)")
 # What editors and downloads leave beside a file: the version before an edit (read after
 # the digest, it would undo the edit) or a file still arriving.
-_BACKUP_NAMES = re.compile(r"(?i).*~|#.*#|.*\.(?:bak|orig|swp|swo|tmp|part|partial|crdownload)")
+_BACKUP_NAMES = re.compile(
+    r"(?i).*~|#.*#|.*\.(?:bak|backup|old|orig|save|swp|swo|tmp|part|partial|crdownload)"
+)
 _HEAD_BYTES = 4096  # the first line of a digest is short; this is plenty to find it
 # A first line that makes a file a digest, even a malformed one (that is the digest's
 # error, reported as such): a date line, also one that is no date (`2026-02-30`, `2026/9`:
@@ -35,8 +37,8 @@ _BINARY_CONTROL_SHARE = 0.1
 
 NOT_A_DIGEST_NAME = "not a digest (README, .md and .json files are never read)"
 BACKUP_NAME = (
-    "an editor's backup or a partial download, not a digest (*~, #*#, .bak, .orig, .swp, "
-    ".tmp, .part and .crdownload files are never read)"
+    "an editor's backup or a partial download, not a digest (*~, #*#, .bak, .backup, .old, "
+    ".orig, .save, .swp, .tmp, .part and .crdownload files are never read)"
 )
 OUTSIDE_THE_FOLDER = "symlink to a file outside the digest folder; not followed"
 EMPTY = "empty file; left for the next scan"
