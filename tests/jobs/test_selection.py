@@ -335,7 +335,7 @@ async def test_nul_bytes_in_a_digest_are_left_out_and_every_paper_loads(
         "{}.tmp",
         "{}.part",
         "{}.crdownload",
-    ],  # fmt: skip
+    ],
 )
 async def test_an_editors_backup_or_a_partial_download_is_skipped(
     sessions: Sessions, seeds: Path, name: str
