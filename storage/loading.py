@@ -247,6 +247,11 @@ async def save_document(
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
     held_before = await _held_by(session, document.id)
     existing = await _match_rows(session, document, unique)
+    known = [paper for paper in unique if paper.key in existing]
+    known_ids = [existing[p.key].id for p in known]
+    newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
+    deferring = {p.key for p in known if _defers(p, existing[p.key], newer)}
+    await _take_new_keys(session, existing, deferring)
     result = SaveResult()
     ids: dict[str, int] = {}
 
@@ -270,10 +275,7 @@ async def save_document(
         ids.update({key: paper_id for paper_id, key in inserted.all()})
         result.papers_new = len(fresh)
 
-    known = [paper for paper in unique if paper.key in existing]
-    known_ids = [existing[p.key].id for p in known]
     stored_claims = await _claims_by_paper(session, known_ids)
-    newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
     new_claims: list[tuple[int, int, str, str, str, str]] = []
     mixed: list[Paper] = []  # rows whose search text needs stored and new values together
     # A file cut short (a broken transfer, a partial copy) is cut in its last paper.
@@ -281,7 +283,7 @@ async def save_document(
     for paper in known:
         row = existing[paper.key]
         ids[paper.key] = row.id
-        if _says_less(paper, row) or (row.id in newer and not _says_more(paper, row)):
+        if paper.key in deferring:
             # It fills what the row lacks: fields, and claims of numbers the row has not.
             have = {(claim.source, claim.number) for claim in stored_claims.get(row.id, [])}
             lacking = [c for c in paper.claim_rows(row.id) if (c[4], c[1]) not in have]
@@ -479,16 +481,20 @@ async def _match_rows(
         free = [row for row in (*own, *others) if row.id not in taken]
         for paper, row in await _edited(session, unmatched, free, held):
             found[paper.key] = row
-    by_key = {paper.key: paper for paper in papers}
+    return found
+
+
+async def _take_new_keys(
+    session: AsyncSession, found: Mapping[str, Paper], deferring: set[str]
+) -> None:
+    """Rows found by an alias, an abstract, a title or their sentences take the new key, so
+    they stay one row; but an arXiv ID, once known, stays the key (a later listing may lack
+    the arXiv lines), and a file that only fills what a row lacks (`_defers`) keys nothing."""
     for key, row in found.items():
-        # Found by an alias, an abstract, a title or its sentences: it takes the new key,
-        # but an arXiv ID, once known, stays the key (a later listing may lack the arXiv
-        # lines), and an abstract-only entry of a fuller paper keys nothing.
         arxiv_stays = row.key.startswith("arxiv:") and key.startswith("text:")
-        if row.key != key and not arxiv_stays and not _says_less(by_key[key], row):
+        if row.key != key and not arxiv_stays and key not in deferring:
             row.key = key
     await session.flush()
-    return found
 
 
 async def _by_abstract(
@@ -710,6 +716,13 @@ async def _in_newer_digests(
         )
         newer.update(rows.scalars())
     return newer
+
+
+def _defers(paper: PaperInput, row: Paper, newer: set[int]) -> bool:
+    """Whether `paper` only fills what its stored row lacks: an abstract-only entry of a
+    fuller paper, or a copy in an older digest than another that holds it (unless it is
+    the fuller copy of an abstract-only entry)."""
+    return _says_less(paper, row) or (row.id in newer and not _says_more(paper, row))
 
 
 def _says_less(paper: PaperInput, row: Paper) -> bool:
