@@ -575,10 +575,12 @@ def _same_abstract(stored: str | None, listed: str | None) -> bool:
 
 
 async def _papers_of(session: AsyncSession, document_id: int) -> list[Paper]:
+    """The papers the file held, in its order (an arXiv-keyed one too: the listed paper an
+    abstract-only entry of the file joined)."""
     rows = await session.execute(
         select(Paper)
         .join(PaperDocument, PaperDocument.paper_id == Paper.id)
-        .where(PaperDocument.document_id == document_id, Paper.key.like("text:%"))
+        .where(PaperDocument.document_id == document_id)
         .order_by(PaperDocument.position)
     )
     return list(rows.scalars())
@@ -642,7 +644,7 @@ def _pair(
                 i
                 for i in range(len(stored))
                 if i in free
-                and kinds[i] == paper.fields.get("kind")
+                and _kind_matches(paper.fields.get("kind"), kinds[i])
                 and tests[i](stored[i], paper.sentences)
             ),
             None,
@@ -651,6 +653,11 @@ def _pair(
             pairs.append((paper, index))
             free.discard(index)
     return pairs
+
+
+def _kind_matches(new: str | None, stored: str) -> bool:
+    """Papers of one kind, or an abstract-only entry and the listed paper it joined."""
+    return new == stored or (new == KIND_ABSTRACT_ONLY and stored == KIND_HUGGINGFACE)
 
 
 _IDENTITY_FIELDS = ("positioning", "abstract_en")

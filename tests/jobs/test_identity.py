@@ -385,3 +385,24 @@ async def test_two_papers_whose_abstracts_open_alike_stay_two(
         rows = (await session.execute(select(Paper.key, Paper.abstract_en))).all()
     assert sorted(abstract or "" for _, abstract in rows) == sorted([listed.abstract, other])
     assert ("arxiv:2610.00001", listed.abstract) in rows
+
+
+async def test_an_edited_abstract_only_entry_that_joined_a_listed_paper_stays_joined(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """A word of a joined abstract-only entry's first sentence fixed (its key and abstract
+    key change): the file is no suspect, and the paper stays one row."""
+    alpha = Entry("2610.00001", "Alpha: Recall for All", abstract=LONG_ABSTRACT)
+    await ingest(
+        sessions, [write(tmp_path / "listing.txt", huggingface_digest("2026-10-04", [alpha]))]
+    )
+    abstract_only = tmp_path / "deep-reads.txt"
+    write(abstract_only, f"2026-10-05\n\n{LONG_ABSTRACT[:1000]}\n\n{deep_read.NOTE}\n")
+    await ingest(sessions, [abstract_only])
+    fixed = LONG_ABSTRACT[:1000].replace("Alpha improves", "Alpha raises", 1)
+    write(abstract_only, f"2026-10-05\n\n{fixed}\n\n{deep_read.NOTE}\n")
+
+    report = await ingest(sessions, [abstract_only])
+
+    assert report.suspect == [] and report.errors == []
+    assert list(await papers_by_key(sessions)) == ["arxiv:2610.00001"]
