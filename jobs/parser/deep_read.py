@@ -869,7 +869,9 @@ def _in_a_list(item: _Item, since_review: int | None, listed: int | None) -> boo
         return False
     if since_review <= TAIL_PARAGRAPHS:
         return True
-    goes_on = since_review == TAIL_PARAGRAPHS + 1 or item.number == (listed or -1) + 1
+    goes_on = since_review == TAIL_PARAGRAPHS + 1 or (
+        listed is not None and item.number == listed + 1
+    )
     return goes_on and _statement_and_quote(item) is None
 
 
