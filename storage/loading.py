@@ -302,7 +302,7 @@ async def save_document(
             reviewed = [c for c in stored if c.source == CLAIM_FROM_REVIEW]
             result.lost_claims += _lost_claims(row, reviewed, claims)
         if paper is last:
-            ended, removed = _cut_short(row, paper, stored, claims)
+            ended, removed = _cut_short(row, paper, stored, claims, own=row.id in held_before)
             result.cut_short += ended
             result.lost_texts += removed
         changed = _refresh(row, paper, digest_date, mixed)
@@ -381,16 +381,24 @@ def _reviewed(paper: PaperInput) -> bool:
 
 
 def _cut_short(
-    row: Paper, paper: PaperInput, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
+    row: Paper,
+    paper: PaperInput,
+    before: Sequence[ClaimInput],
+    after: Sequence[ClaimInput],
+    *,
+    own: bool,
 ) -> tuple[list[str], list[str]]:
     """What `paper`, the file's last, would lose the way a file cut short loses it: the last
     of its texts (in the file's order), if it ends early (`_ends_early`), and the stored
     sections after it, gone (claims gone are counted as such). A file is cut in one place,
     its end: a text shortened, or a section left out, before the paper's last text is an
-    edit. Names and titles are left out: shortening one is an edit too."""
+    edit. Names and titles are left out: shortening one is an edit too. A listing's links
+    after its analysis count against the file's `own` earlier version only: another listing
+    of the paper may come without them."""
     label = _address(row)
-    stored = _in_file_order(label, lambda name: getattr(row, name), before)
-    new = {name: text for name, text, _ in _in_file_order(label, paper.fields.get, after)}
+    links = _LINKS if own else ()
+    stored = _in_file_order(label, lambda name: getattr(row, name), before, links)
+    new = {name: text for name, text, _ in _in_file_order(label, paper.fields.get, after, links)}
     last = max((i for i, (name, _, _) in enumerate(stored) if new.get(name)), default=-1)
     removed = [name for name, text, section in stored[last + 1 :] if text and section]
     name, text, _ = stored[last] if last >= 0 else ("", None, True)
@@ -404,10 +412,14 @@ _TEXTS_BEFORE_CLAIMS = (
     "positioning", "background", "mechanism", "experiments",
 )  # fmt: skip
 _TEXTS_AFTER_CLAIMS = ("novelty", "soundness", "significance", "limitations", "follow_ups")
+_LINKS = ("pdf_url", "arxiv_url", "coolpaper_url")  # a listing's, after its analysis
 
 
 def _in_file_order(
-    label: str, field_of: Callable[[str], str | None], claims: Sequence[ClaimInput]
+    label: str,
+    field_of: Callable[[str], str | None],
+    claims: Sequence[ClaimInput],
+    links: Sequence[str] = (),
 ) -> list[tuple[str, str | None, bool]]:
     """(what a reader calls the text, the text, whether it is a section rather than a
     claim's) for each of a paper's texts, in file order."""
@@ -415,7 +427,7 @@ def _in_file_order(
     def sections(names: Sequence[str]) -> list[tuple[str, str | None, bool]]:
         return [(f"{label}'s {name.replace('_', ' ')}", field_of(name), True) for name in names]
 
-    texts = sections(_TEXTS_BEFORE_CLAIMS)
+    texts = sections((*_TEXTS_BEFORE_CLAIMS, *links))
     for claim in claims:
         if claim.source == CLAIM_FROM_REVIEW:
             address = _claim_address(label, claim)
@@ -428,7 +440,8 @@ def _in_file_order(
 
 def _ends_early(text: str | None, stored: str | None) -> bool:
     """Whether `text` is `stored` cut off: its start, words missing, and ending mid-sentence
-    (a text shortened on purpose, an abstract revised, ends with its sentence)."""
+    (a text shortened on purpose, an abstract revised, ends with its sentence; a semicolon
+    ends no text)."""
     if not text or not stored:
         return False
     text, stored = text.rstrip(), stored.rstrip()
@@ -436,7 +449,7 @@ def _ends_early(text: str | None, stored: str | None) -> bool:
         len(text) < len(stored)
         and stored.startswith(text)
         and any(c.isalnum() for c in stored[len(text) :])
-        and not matching.ends_sentence(text)
+        and (not matching.ends_sentence(text) or text.endswith(("；", ";")))
     )
 
 

@@ -500,3 +500,38 @@ async def test_an_older_digest_fills_the_claims_a_newer_cut_copy_lacks(
             .order_by(Claim.number)
         )
     assert list(numbers.scalars()) == [1, 2, 3, 4, 5, 6, 7]
+
+
+async def test_a_re_delivery_cut_after_a_semicolon_in_its_last_text_is_refused(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A semicolon ends a clause, not a text: a file cut right after one is cut short."""
+    await ingest(sessions, [seeds])
+    text = SEED_TEXTS[GAPO_FILE].decode()
+    follow_ups = text.rstrip().split("\n")[-1]
+    assert "；" in follow_ups
+    (seeds / GAPO_FILE).write_text(text[: text.rindex("；") + 1], encoding="utf-8")
+
+    report = await ingest(sessions, [seeds / GAPO_FILE])
+
+    [suspect] = report.suspect
+    assert suspect["would_lose"] == "the end of 1 text (GAPO's follow ups)"
+
+
+async def test_a_listing_cut_inside_its_last_entrys_analysis_is_refused(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """Cut between the paragraphs of its last entry's analysis, a listing loses the rest of
+    it and every line after: the links the stored version holds."""
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    name = "002_0d972703bbe36bb2.txt"
+    text = SEED_TEXTS[name].decode()
+    analysis = text.index("\n\n", text.rindex("LLM Analysis")) + 2
+    (seeds / name).write_text(text[: text.index("\n\n", analysis)] + "\n", encoding="utf-8")
+
+    report = await ingest(sessions, [seeds / name])
+
+    assert await contents(sessions) == before
+    [suspect] = report.suspect
+    assert "'s pdf url" in suspect["would_lose"]
