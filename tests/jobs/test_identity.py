@@ -329,6 +329,20 @@ LONG_ABSTRACT = " ".join(
 )
 
 
+async def listed_and_abstract_only(
+    sessions: Sessions, tmp_path: Path, listed: Entry, abstract: str, listed_first: bool
+) -> Path:
+    """Ingest a listing of `listed` and a deep-read digest holding `abstract` as an
+    abstract-only entry, in that order or the other; the digest's path."""
+    listing = write(tmp_path / "listing.txt", huggingface_digest("2026-10-04", [listed]))
+    abstract_only = write(
+        tmp_path / "deep-reads.txt", f"2026-10-05\n\n{abstract}\n\n{deep_read.NOTE}\n"
+    )
+    for path in (listing, abstract_only) if listed_first else (abstract_only, listing):
+        await ingest(sessions, [path])
+    return abstract_only
+
+
 @pytest.mark.parametrize("listed_first", [True, False])
 @pytest.mark.parametrize(
     "abstract", ["We introduce Alpha. It improves recall by 4%.", LONG_ABSTRACT]
@@ -341,12 +355,9 @@ async def test_a_listed_paper_and_its_abstract_only_entry_are_one_row(
     abstract-only entry, which says less, takes nothing away: the title, the arXiv key and
     the abstract's findings stay."""
     alpha = Entry("2610.00001", "Alpha: Recall for All", abstract=abstract)
-    listing = write(tmp_path / "listing.txt", huggingface_digest("2026-10-04", [alpha]))
-    abstract_only = write(
-        tmp_path / "deep-reads.txt", f"2026-10-05\n\n{abstract[:1000]}\n\n{deep_read.NOTE}\n"
+    abstract_only = await listed_and_abstract_only(
+        sessions, tmp_path, alpha, abstract[:1000], listed_first
     )
-    for path in (listing, abstract_only) if listed_first else (abstract_only, listing):
-        await ingest(sessions, [path])
 
     async with sessions() as session:
         [paper] = (await session.execute(select(Paper))).scalars().all()
@@ -374,12 +385,7 @@ async def test_two_papers_whose_abstracts_open_alike_stay_two(
     shared = LONG_ABSTRACT[:900].rstrip()  # past the 600 letters and digits the abstract key holds
     listed = Entry("2610.00001", "Alpha: Recall for All", abstract=shared + " Alpha wins.")
     other = shared + " We then propose Beta, a different method, which halves the latency."
-    listing = write(tmp_path / "listing.txt", huggingface_digest("2026-10-04", [listed]))
-    abstract_only = write(
-        tmp_path / "deep-reads.txt", f"2026-10-05\n\n{other}\n\n{deep_read.NOTE}\n"
-    )
-    for path in (listing, abstract_only) if listed_first else (abstract_only, listing):
-        await ingest(sessions, [path])
+    await listed_and_abstract_only(sessions, tmp_path, listed, other, listed_first)
 
     async with sessions() as session:
         rows = (await session.execute(select(Paper.key, Paper.abstract_en))).all()
