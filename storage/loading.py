@@ -28,7 +28,7 @@ from datetime import date
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, lookup_keys, matching, paper_keys
@@ -249,7 +249,8 @@ async def save_document(
     existing = await _match_rows(session, document, unique)
     known = [paper for paper in unique if paper.key in existing]
     known_ids = [existing[p.key].id for p in known]
-    newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
+    elsewhere = await _held_elsewhere(session, known_ids, document.id)
+    newer = {paper_id for paper_id, latest in elsewhere.items() if latest > digest_date}
     deferring = {p.key for p in known if _defers(p, existing[p.key], newer)}
     await _take_new_keys(session, existing, deferring)
     result = SaveResult()
@@ -296,9 +297,10 @@ async def save_document(
         stored = stored_claims.get(row.id, [])
         if row.id in held_before:  # this file's own earlier version: every claim counts
             result.lost_claims += _lost_claims(row, stored, claims)
-        elif paper is last and not _reviewed(paper):
-            # Another file's claims, lost by a copy that ends before this paper's review; a
-            # whole later review of the paper (its own claims, its review) replaces them.
+        elif elsewhere.get(row.id) == digest_date or (paper is last and not _reviewed(paper)):
+            # Another file's review claims, lost by a file of the same digest (a draft left
+            # beside it) or by a copy that ends before this paper's review; a whole later
+            # review of the paper (its own claims, its review) replaces them.
             reviewed = [c for c in stored if c.source == CLAIM_FROM_REVIEW]
             result.lost_claims += _lost_claims(row, reviewed, claims)
         if paper is last:
@@ -717,25 +719,26 @@ def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value not in (None, "", [], ())}
 
 
-async def _in_newer_digests(
-    session: AsyncSession, paper_ids: Sequence[int], document_id: int, digest_date: date
-) -> set[int]:
-    """The papers another file of a later digest date holds: theirs are the text and claims
-    stored, and this file, an older digest, only adds what they lack (re-delivered with a
-    typo fixed, it is neither refused for the claims the newer one added nor replaces them)."""
-    newer: set[int] = set()
+async def _held_elsewhere(
+    session: AsyncSession, paper_ids: Sequence[int], document_id: int
+) -> dict[int, date]:
+    """Paper id -> the latest digest date of the other files that hold it. A later one's
+    are the text and claims stored, and this file, an older digest, only adds what they
+    lack (re-delivered with a typo fixed, it is neither refused for the claims the newer one
+    added nor replaces them); one of the same date stored claims this file may not drop."""
+    dates: dict[int, date] = {}
     for start in range(0, len(paper_ids), _CHUNK):
         rows = await session.execute(
-            select(PaperDocument.paper_id)
+            select(PaperDocument.paper_id, func.max(Document.digest_date))
             .join(Document, Document.id == PaperDocument.document_id)
             .where(
                 PaperDocument.paper_id.in_(paper_ids[start : start + _CHUNK]),
                 PaperDocument.document_id != document_id,
-                Document.digest_date > digest_date,
             )
+            .group_by(PaperDocument.paper_id)
         )
-        newer.update(rows.scalars())
-    return newer
+        dates.update({paper_id: latest for paper_id, latest in rows if latest is not None})
+    return dates
 
 
 def _defers(paper: PaperInput, row: Paper, newer: set[int]) -> bool:

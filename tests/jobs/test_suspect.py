@@ -535,3 +535,23 @@ async def test_a_listing_cut_inside_its_last_entrys_analysis_is_refused(
     assert await contents(sessions) == before
     [suspect] = report.suspect
     assert "'s pdf url" in suspect["would_lose"]
+
+
+async def test_a_file_of_the_same_digest_date_without_a_claim_another_holds_is_suspect(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """Two files of one digest date hold a paper, and the one read later lacks a claim the
+    other stored (an old draft left beside the digest): which is right is the operator's
+    call, so it is suspect, the claim kept."""
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    paragraphs = SEED_TEXTS[AV_GRPO].decode().split("\n\n")
+    date_line, paper = paragraphs[0], paragraphs[1:22]  # AV-GRPO, first of the file
+    draft = [date_line, *paper[:14], *paper[16:]]  # its claim 6 and quote left out
+    (seeds / "zz-draft.txt").write_text("\n\n".join(draft) + "\n", encoding="utf-8")
+
+    report = await ingest(sessions, [seeds / "zz-draft.txt"])
+
+    [suspect] = report.suspect
+    assert suspect["would_lose"] == "1 claim (AV-GRPO#6)"
+    assert await contents(sessions) == before
