@@ -287,7 +287,11 @@ async def save_document(
         if paper.key in deferring:
             # It fills what the row lacks: fields, and claims of numbers the row has not.
             have = {(claim.source, claim.number) for claim in stored_claims.get(row.id, [])}
-            lacking = [c for c in paper.claim_rows(row.id) if (c[4], c[1]) not in have]
+            lacking = [
+                claim_row
+                for claim_row, claim in zip(paper.claim_rows(row.id), paper.claims, strict=True)
+                if (claim.source, claim.number) not in have
+            ]
             new_claims.extend(lacking)
             if _refresh(row, paper, digest_date, mixed, only_missing=True) or lacking:
                 row.updated_at = utcnow()
