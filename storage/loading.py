@@ -285,12 +285,14 @@ async def save_document(
         row = existing[paper.key]
         ids[paper.key] = row.id
         if paper.key in deferring:
-            # It fills what the row lacks: fields, and claims of numbers the row has not.
+            # It fills what the row lacks: fields, and, where the stored copy ended before
+            # its review (a copy cut short), claims of numbers it has not. A whole review's
+            # claims are the paper's: one it dropped or renumbered is not brought back.
             have = {(claim.source, claim.number) for claim in stored_claims.get(row.id, [])}
             lacking = [
                 claim_row
                 for claim_row, claim in zip(paper.claim_rows(row.id), paper.claims, strict=True)
-                if (claim.source, claim.number) not in have
+                if (claim.source, claim.number) not in have and not _row_reviewed(row)
             ]
             new_claims.extend(lacking)
             if _refresh(row, paper, digest_date, mixed, only_missing=True) or lacking:
@@ -301,10 +303,9 @@ async def save_document(
         stored = stored_claims.get(row.id, [])
         if row.id in held_before:  # this file's own earlier version: every claim counts
             result.lost_claims += _lost_claims(row, stored, claims)
-        elif elsewhere.get(row.id) == digest_date or (paper is last and not _reviewed(paper)):
-            # Another file's review claims, lost by a file of the same digest (a draft left
-            # beside it) or by a copy that ends before this paper's review; a whole later
-            # review of the paper (its own claims, its review) replaces them.
+        elif paper is last and not _reviewed(paper):
+            # Another file's claims, lost by a copy that ends before this paper's review; a
+            # whole later review of the paper (its own claims, its review) replaces them.
             reviewed = [c for c in stored if c.source == CLAIM_FROM_REVIEW]
             result.lost_claims += _lost_claims(row, reviewed, claims)
         if paper is last:
@@ -382,8 +383,15 @@ def _claim_address(paper: str, claim: ClaimInput) -> str:
     return f"{paper}#{'' if claim.source == CLAIM_FROM_REVIEW else 'a'}{claim.number}"
 
 
+_REVIEW_FIELDS = ("novelty", "soundness", "significance")
+
+
 def _reviewed(paper: PaperInput) -> bool:
-    return any(paper.fields.get(name) for name in ("novelty", "soundness", "significance"))
+    return any(paper.fields.get(name) for name in _REVIEW_FIELDS)
+
+
+def _row_reviewed(row: Paper) -> bool:
+    return any(getattr(row, name) for name in _REVIEW_FIELDS)
 
 
 def _cut_short(
@@ -406,9 +414,10 @@ def _cut_short(
     stored = _in_file_order(label, lambda name: getattr(row, name), before, links)
     new = {name: text for name, text, _ in _in_file_order(label, paper.fields.get, after, links)}
     last = max((i for i, (name, _, _) in enumerate(stored) if new.get(name)), default=-1)
-    removed = [name for name, text, section in stored[last + 1 :] if text and section]
-    name, text, _ = stored[last] if last >= 0 else ("", None, True)
-    return ([name] if _ends_early(new.get(name), text) else []), removed
+    removed = [name for name, text, kind in stored[last + 1 :] if text and kind != _CLAIM_TEXT]
+    name, text, kind = stored[last] if last >= 0 else ("", None, _LINK)
+    ended = kind != _LINK and _ends_early(new.get(name), text)  # a link ends no sentence
+    return ([name] if ended else []), removed
 
 
 # A paper's texts in the order its file gives them (a listing's, a deep read's); claims of
@@ -421,27 +430,30 @@ _TEXTS_AFTER_CLAIMS = ("novelty", "soundness", "significance", "limitations", "f
 _LINKS = ("pdf_url", "arxiv_url", "coolpaper_url")  # a listing's, after its analysis
 
 
+_SECTION, _CLAIM_TEXT, _LINK = "section", "claim", "link"
+
+
 def _in_file_order(
     label: str,
     field_of: Callable[[str], str | None],
     claims: Sequence[ClaimInput],
     links: Sequence[str] = (),
-) -> list[tuple[str, str | None, bool]]:
-    """(what a reader calls the text, the text, whether it is a section rather than a
-    claim's) for each of a paper's texts, in file order."""
+) -> list[tuple[str, str | None, str]]:
+    """(what a reader calls the text, the text, its kind: a section, a claim's, a link) for
+    each of a paper's texts, in file order."""
 
-    def sections(names: Sequence[str]) -> list[tuple[str, str | None, bool]]:
-        return [(f"{label}'s {name.replace('_', ' ')}", field_of(name), True) for name in names]
+    def fields(names: Sequence[str], kind: str) -> list[tuple[str, str | None, str]]:
+        return [(f"{label}'s {name.replace('_', ' ')}", field_of(name), kind) for name in names]
 
-    texts = sections((*_TEXTS_BEFORE_CLAIMS, *links))
+    texts = fields(_TEXTS_BEFORE_CLAIMS, _SECTION) + fields(links, _LINK)
     for claim in claims:
         if claim.source == CLAIM_FROM_REVIEW:
             address = _claim_address(label, claim)
             texts += [
-                (f"{address}'s statement", claim.text_zh, False),
-                (f"{address}'s quote", claim.quote_en, False),
+                (f"{address}'s statement", claim.text_zh, _CLAIM_TEXT),
+                (f"{address}'s quote", claim.quote_en, _CLAIM_TEXT),
             ]
-    return texts + sections(_TEXTS_AFTER_CLAIMS)
+    return texts + fields(_TEXTS_AFTER_CLAIMS, _SECTION)
 
 
 def _ends_early(text: str | None, stored: str | None) -> bool:
@@ -729,7 +741,7 @@ async def _held_elsewhere(
     """Paper id -> the latest digest date of the other files that hold it. A later one's
     are the text and claims stored, and this file, an older digest, only adds what they
     lack (re-delivered with a typo fixed, it is neither refused for the claims the newer one
-    added nor replaces them); one of the same date stored claims this file may not drop."""
+    added nor replaces them)."""
     dates: dict[int, date] = {}
     for start in range(0, len(paper_ids), _CHUNK):
         rows = await session.execute(

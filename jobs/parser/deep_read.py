@@ -176,6 +176,14 @@ _TRANSLATED = (
     "the quote of claim {} is not in English (expected the paper's own words, verbatim, in an "
     "indented paragraph); read as its quote"
 )
+_ON_ITS_LINE = (
+    "the quote of claim {} should be an indented paragraph after it, found at the end of the "
+    "claim; read as its quote"
+)
+_AFTER_QUOTE = (
+    "an indented paragraph in Chinese after the quote of claim {} (a note, a translation); "
+    "read as part of the claim's statement"
+)
 _QUOTE_MIN_WORDS = 4  # fewer is a term the statement ends with, not a quote
 # Longer, and it is no statement with its quote; and `_QUOTE_AFTER` tries every `…` of a
 # line that fails at its end (a long run of them took seconds): 13 ms at most this way.
@@ -482,10 +490,21 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             and not items[-1].quote_lines
             and not items[-1].loose
             and _quote_in_translation(first, body)
+            and _statement_and_quote(items[-1]) is None
         ):
             # Indented where the claim's quote goes, but Chinese: the quote given translated.
             items[-1].quote_lines.extend(paragraph.lines)
             warnings.append(DigestWarning(paragraph.line, _TRANSLATED.format(items[-1].number)))
+        elif (
+            after_claim
+            and not items[-1].loose
+            and _quote_in_translation(first, body)
+            and (bool(items[-1].quote_lines) or _quote_on_its_line(items[-1], warnings))
+        ):
+            # Indented Chinese after a claim's quote: a note on the claim, or the quote's
+            # translation; it stays with the claim rather than cut its paper in two.
+            items[-1].claim_lines.extend(paragraph.lines)
+            warnings.append(DigestWarning(paragraph.line, _AFTER_QUOTE.format(items[-1].number)))
         elif _is_note(body):
             items.append(_Item(_NOTE, paragraph))
         elif (
@@ -583,7 +602,8 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
 
 def _quote_in_translation(first: str, body: str) -> bool:
     """Whether a paragraph (its first line, and `body` stripped) right after a claim without
-    a quote is that quote in Chinese: indented as a quote, and no claim, review or note."""
+    a quote (nor one on its line) is that quote in Chinese: indented as a quote, and no
+    claim, review or note."""
     return (
         indent_of(first) >= QUOTE_INDENT
         and not _numbered(body)
@@ -839,17 +859,7 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
                     ),
                 )
             )
-        if unquoted and _quote_on_its_line(item):
-            warnings.append(
-                DigestWarning(
-                    item.line,
-                    (
-                        f"the quote of claim {item.number} should be an indented paragraph "
-                        "after it, found at the end of the claim; read as its quote"
-                    ),
-                )
-            )
-        elif unquoted:
+        if unquoted and not _quote_on_its_line(item, warnings):
             warnings.append(
                 DigestWarning(
                     item.line,
@@ -892,12 +902,13 @@ def _listed_before_claims(items: list[_Item]) -> set[int]:
     return found
 
 
-def _quote_on_its_line(claim: _Item) -> bool:
+def _quote_on_its_line(claim: _Item, warnings: list[DigestWarning]) -> bool:
     """A claim written with its quote after its statement (`N. <Chinese>。 "English…"`):
-    the English after the statement's last sentence is taken for the quote."""
+    the English after the statement's last sentence is taken for the quote (a warning)."""
     split = _statement_and_quote(claim)
     if split is not None:
         claim.claim_lines, claim.quote_lines = [split[0]], [split[1]]
+        warnings.append(DigestWarning(claim.line, _ON_ITS_LINE.format(claim.number)))
     return split is not None
 
 

@@ -537,21 +537,47 @@ async def test_a_listing_cut_inside_its_last_entrys_analysis_is_refused(
     assert "'s pdf url" in suspect["would_lose"]
 
 
-async def test_a_file_of_the_same_digest_date_without_a_claim_another_holds_is_suspect(
+async def test_an_older_digest_does_not_bring_back_a_claim_a_newer_review_dropped(
     sessions: Sessions, seeds: Path
 ) -> None:
-    """Two files of one digest date hold a paper, and the one read later lacks a claim the
-    other stored (an old draft left beside the digest): which is right is the operator's
-    call, so it is suspect, the claim kept."""
+    """A newer digest reviews a paper again, whole, without one of its claims: the older
+    digest, re-delivered, does not put the claim back."""
     await ingest(sessions, [seeds])
-    before = await contents(sessions)
     paragraphs = SEED_TEXTS[AV_GRPO].decode().split("\n\n")
-    date_line, paper = paragraphs[0], paragraphs[1:22]  # AV-GRPO, first of the file
-    draft = [date_line, *paper[:14], *paper[16:]]  # its claim 6 and quote left out
-    (seeds / "zz-draft.txt").write_text("\n\n".join(draft) + "\n", encoding="utf-8")
+    paper = paragraphs[1:22]  # AV-GRPO: its prose, 7 claims, review, tail
+    later = seeds / "2026-10-10.txt"  # claim 7 dropped on purpose
+    later.write_text("\n\n".join(["2026-10-10", *paper[:16], *paper[18:]]) + "\n", encoding="utf-8")
+    await ingest(sessions, [later])
+    older = seeds / AV_GRPO
+    older.write_text(SEED_TEXTS[AV_GRPO].decode().replace("八卡", "8 卡"), encoding="utf-8")
 
-    report = await ingest(sessions, [seeds / "zz-draft.txt"])
+    report = await ingest(sessions, [older])
 
-    [suspect] = report.suspect
-    assert suspect["would_lose"] == "1 claim (AV-GRPO#6)"
-    assert await contents(sessions) == before
+    assert report.suspect == [] and report.errors == []
+    async with sessions() as session:
+        numbers = await session.execute(
+            select(Claim.number)
+            .join(Paper, Paper.id == Claim.paper_id)
+            .where(Paper.name == "AV-GRPO")
+        )
+    assert sorted(numbers.scalars()) == [1, 2, 3, 4, 5, 6]
+
+
+async def test_a_listings_last_link_written_without_its_version_is_no_cut(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A link ends no sentence: a shorter one (`…/abs/2610.06017` for `…v2`) is an edit."""
+    name = "002_0d972703bbe36bb2.txt"
+    lines = SEED_TEXTS[name].decode().split("\n")
+    url = max(i for i, line in enumerate(lines) if line.startswith("Arxiv URL: "))
+    cool = max(i for i, line in enumerate(lines) if line.startswith("CoolPaper URL: "))
+    versioned = [*lines[:url], lines[url] + "v2", *lines[url + 1 : cool], *lines[cool + 1 :]]
+    (seeds / name).write_text("\n".join(versioned), encoding="utf-8")
+    await ingest(sessions, [seeds / name])
+    (seeds / name).write_text(
+        "\n".join(versioned).replace(lines[url] + "v2", lines[url]), encoding="utf-8"
+    )
+
+    report = await ingest(sessions, [seeds / name])
+
+    assert report.suspect == [] and report.errors == []

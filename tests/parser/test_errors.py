@@ -233,6 +233,21 @@ WARNING_CASES = [
         [[1, 2]],
     ),
     (
+        "an indented Chinese note after a quote on the claim's line",
+        DEEP_READ_HEAD
+        + "1. 声明一。 The first quote, written on the claim's line.\n\n"
+        + "   注：该数字来自表 5。\n\n"
+        + OTHER_CLAIM.replace("1. ", "2. ", 1)
+        + REVIEW,
+        [
+            "line 5: the quote of claim 1 should be an indented paragraph after it, found at "
+            "the end of the claim; read as its quote",
+            "line 7: an indented paragraph in Chinese after the quote of claim 1 (a note, a "
+            "translation); read as part of the claim's statement",
+        ],
+        [[1, 2]],
+    ),
+    (
         "numbered paragraph without quote among claims",
         DEEP_READ_HEAD + CLAIM + "2. 声明二。\n\n" + OTHER_CLAIM.replace("1. ", "3. ", 1) + REVIEW,
         [f"line 9: claim 2 {NO_QUOTE}"],
