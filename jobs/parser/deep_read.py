@@ -1011,20 +1011,27 @@ def _cut_paper(tail: list[_Item]) -> list[DigestWarning]:
     ]
 
 
-def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
-    """Limitations and follow-ups; a split one of them comes back as one text, and so does
-    one written as a numbered list, an item a paragraph, in more paragraphs than the two:
-    item 1 joins the paragraph before it, each next number the item before it."""
+def _lists_joined(items: list[_Item], usual: int) -> list[str]:
+    """The paragraphs' texts, a numbered list's items (an item a paragraph) each joined to
+    the paragraph before it (item 1) or the item before it (the next number), when there are
+    more paragraphs than the `usual` number of the sections they make."""
     texts: list[str] = []
     before: int | None = None  # the number of the paragraph before, a list item's
-    for item in tail:
-        numbered = _numbered(item.text) if len(tail) > TAIL_PARAGRAPHS else None
+    for item in items:
+        numbered = _numbered(item.text) if len(items) > usual else None
         number = numbered[0] if numbered else None
         if texts and number is not None and number == (before or 0) + 1:
             texts[-1] += "\n\n" + item.text
         else:
             texts.append(item.text)
         before = number
+    return texts
+
+
+def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
+    """Limitations and follow-ups; a split one of them comes back as one text, and so does
+    one written as a numbered list (`_lists_joined`)."""
+    texts = _lists_joined(tail, TAIL_PARAGRAPHS)
     if len(texts) <= TAIL_PARAGRAPHS:
         texts += [""] * TAIL_PARAGRAPHS
         return texts[0] or None, texts[1] or None
@@ -1036,7 +1043,7 @@ def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
 
 
 def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper:
-    texts = [item.text for item in read.prose]
+    texts = _lists_joined(read.prose, PROSE_PARAGRAPHS)
     positioning, background, mechanism, experiments = _prose_sections(texts)
     claims = tuple(item.as_claim() for item in read.claims)
     # One whose text was lost is named from its first claim, and has no key of the first
