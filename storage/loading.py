@@ -28,7 +28,7 @@ from datetime import date
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Table, bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import dialect, lookup_keys, matching, paper_keys
@@ -249,8 +249,7 @@ async def save_document(
     existing = await _match_rows(session, document, unique)
     known = [paper for paper in unique if paper.key in existing]
     known_ids = [existing[p.key].id for p in known]
-    elsewhere = await _held_elsewhere(session, known_ids, document.id)
-    newer = {paper_id for paper_id, latest in elsewhere.items() if latest > digest_date}
+    newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
     deferring = {p.key for p in known if _defers(p, existing[p.key], newer)}
     await _take_new_keys(session, existing, deferring)
     result = SaveResult()
@@ -735,26 +734,25 @@ def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value not in (None, "", [], ())}
 
 
-async def _held_elsewhere(
-    session: AsyncSession, paper_ids: Sequence[int], document_id: int
-) -> dict[int, date]:
-    """Paper id -> the latest digest date of the other files that hold it. A later one's
-    are the text and claims stored, and this file, an older digest, only adds what they
-    lack (re-delivered with a typo fixed, it is neither refused for the claims the newer one
-    added nor replaces them)."""
-    dates: dict[int, date] = {}
+async def _in_newer_digests(
+    session: AsyncSession, paper_ids: Sequence[int], document_id: int, digest_date: date
+) -> set[int]:
+    """The papers another file of a later digest date holds: theirs are the text and claims
+    stored, and this file, an older digest, only adds what they lack (re-delivered with a
+    typo fixed, it is neither refused for the claims the newer one added nor replaces them)."""
+    newer: set[int] = set()
     for start in range(0, len(paper_ids), _CHUNK):
         rows = await session.execute(
-            select(PaperDocument.paper_id, func.max(Document.digest_date))
+            select(PaperDocument.paper_id)
             .join(Document, Document.id == PaperDocument.document_id)
             .where(
                 PaperDocument.paper_id.in_(paper_ids[start : start + _CHUNK]),
                 PaperDocument.document_id != document_id,
+                Document.digest_date > digest_date,
             )
-            .group_by(PaperDocument.paper_id)
         )
-        dates.update({paper_id: latest for paper_id, latest in rows if latest is not None})
-    return dates
+        newer.update(rows.scalars())
+    return newer
 
 
 def _defers(paper: PaperInput, row: Paper, newer: set[int]) -> bool:

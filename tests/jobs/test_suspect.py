@@ -41,6 +41,18 @@ async def contents(sessions: Sessions) -> Contents:
         return papers, {(p, source, n, zh, en) for p, source, n, zh, en in rows}
 
 
+async def claim_numbers(sessions: Sessions, name: str) -> list[int]:
+    """The numbers of the claims of the paper of this name, in order."""
+    async with sessions() as session:
+        numbers = await session.execute(
+            select(Claim.number)
+            .join(Paper, Paper.id == Claim.paper_id)
+            .where(Paper.name == name)
+            .order_by(Claim.number)
+        )
+    return list(numbers.scalars())
+
+
 def first_lines(data: bytes, count: int) -> bytes:
     return b"".join(data.splitlines(keepends=True)[:count])
 
@@ -321,6 +333,19 @@ async def test_a_re_delivery_cut_inside_a_quote_is_refused_and_keeps_the_quote(
 GAPO_FILE = "004_ee791cd1952f5dee.txt"  # GAPO last: 10 claims, its review, its tail
 
 
+async def refused(sessions: Sessions, path: Path, text: str) -> str:
+    """Deliver `text` as `path`'s new version: refused as suspect, the store as it was;
+    what it would lose."""
+    before = await contents(sessions)
+    await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+
+    report = await ingest(sessions, [path])
+
+    assert await contents(sessions) == before
+    [suspect] = report.suspect
+    return str(suspect["would_lose"])
+
+
 @pytest.mark.parametrize("where", ["its last quote", "its review"])
 async def test_a_re_delivery_cut_at_a_sentence_end_inside_the_last_paper_is_refused(
     sessions: Sessions, seeds: Path, where: str
@@ -328,7 +353,6 @@ async def test_a_re_delivery_cut_at_a_sentence_end_inside_the_last_paper_is_refu
     """A file cut right after a full stop inside its last paper ends no text mid-sentence,
     but loses every section after it: suspect, what was stored kept."""
     await ingest(sessions, [seeds])
-    before = await contents(sessions)
     text = SEED_TEXTS[GAPO_FILE].decode()
     if where == "its review":
         review = [line for line in text.split("\n") if line.startswith("Novelty：")][-1]
@@ -336,13 +360,8 @@ async def test_a_re_delivery_cut_at_a_sentence_end_inside_the_last_paper_is_refu
     else:
         quote = [line for line in text.split("\n") if line.startswith("   ")][-1]
         cut = text[: text.index(quote) + quote.index(". ") + 1]
-    (seeds / GAPO_FILE).write_text(cut, encoding="utf-8")
 
-    report = await ingest(sessions, [seeds / GAPO_FILE])
-
-    assert await contents(sessions) == before
-    [suspect] = report.suspect
-    assert "GAPO's follow ups" in suspect["would_lose"]
+    assert "GAPO's follow ups" in await refused(sessions, seeds / GAPO_FILE, cut)
 
 
 async def test_a_quote_trimmed_in_the_last_paper_before_its_end_is_an_edit(
@@ -492,14 +511,7 @@ async def test_an_older_digest_fills_the_claims_a_newer_cut_copy_lacks(
     report = await ingest(sessions, [seeds / AV_GRPO])
 
     assert report.suspect == [] and report.errors == []
-    async with sessions() as session:
-        numbers = await session.execute(
-            select(Claim.number)
-            .join(Paper, Paper.id == Claim.paper_id)
-            .where(Paper.name == "AV-GRPO")
-            .order_by(Claim.number)
-        )
-    assert list(numbers.scalars()) == [1, 2, 3, 4, 5, 6, 7]
+    assert await claim_numbers(sessions, "AV-GRPO") == [1, 2, 3, 4, 5, 6, 7]
 
 
 async def test_a_re_delivery_cut_after_a_semicolon_in_its_last_text_is_refused(
@@ -524,17 +536,12 @@ async def test_a_listing_cut_inside_its_last_entrys_analysis_is_refused(
     """Cut between the paragraphs of its last entry's analysis, a listing loses the rest of
     it and every line after: the links the stored version holds."""
     await ingest(sessions, [seeds])
-    before = await contents(sessions)
     name = "002_0d972703bbe36bb2.txt"
     text = SEED_TEXTS[name].decode()
     analysis = text.index("\n\n", text.rindex("LLM Analysis")) + 2
-    (seeds / name).write_text(text[: text.index("\n\n", analysis)] + "\n", encoding="utf-8")
+    cut = text[: text.index("\n\n", analysis)] + "\n"
 
-    report = await ingest(sessions, [seeds / name])
-
-    assert await contents(sessions) == before
-    [suspect] = report.suspect
-    assert "'s pdf url" in suspect["would_lose"]
+    assert "'s pdf url" in await refused(sessions, seeds / name, cut)
 
 
 async def test_an_older_digest_does_not_bring_back_a_claim_a_newer_review_dropped(
@@ -554,13 +561,7 @@ async def test_an_older_digest_does_not_bring_back_a_claim_a_newer_review_droppe
     report = await ingest(sessions, [older])
 
     assert report.suspect == [] and report.errors == []
-    async with sessions() as session:
-        numbers = await session.execute(
-            select(Claim.number)
-            .join(Paper, Paper.id == Claim.paper_id)
-            .where(Paper.name == "AV-GRPO")
-        )
-    assert sorted(numbers.scalars()) == [1, 2, 3, 4, 5, 6]
+    assert await claim_numbers(sessions, "AV-GRPO") == [1, 2, 3, 4, 5, 6]
 
 
 async def test_a_listings_last_link_written_without_its_version_is_no_cut(
