@@ -17,7 +17,7 @@ def package_version() -> str:
         return "unknown"
 
 
-@cache  # the migration scripts are read once per process
+@cache  # the package's metadata is read once per process
 def versions() -> dict[str, str]:
     return {
         "version": package_version(),

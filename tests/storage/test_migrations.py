@@ -119,6 +119,12 @@ async def test_sqlite_and_postgresql_get_the_same_schema(
     assert schemas[0] == schemas[1]
 
 
+def test_the_schema_head_paperbot_opens_stores_at_is_the_newest_migration() -> None:
+    """A store at SCHEMA_HEAD opens without Alembic: a migration added without moving it
+    would never run."""
+    assert db.migration_heads() == [db.SCHEMA_HEAD]
+
+
 async def test_empty_database_is_not_current_until_upgraded(database_url: URL) -> None:
     async with db.open_engine(database_url) as engine:
         assert not await db.schema_is_current(engine)
