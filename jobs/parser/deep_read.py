@@ -774,6 +774,8 @@ def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
 
 def _cuts(lines: Sequence[str], after: str) -> list[bool | None]:
     """`_opens_paragraph` of each line but the first; `after` is the next paragraph's."""
+    if len(lines) == 1:  # most paragraphs
+        return []
     padded = [*lines, after]
     return [_opens_paragraph(*padded[index - 1 : index + 2]) for index in range(1, len(lines))]
 

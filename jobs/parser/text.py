@@ -261,6 +261,8 @@ def digest_lines(text: str) -> list[str]:
 
 
 def indent_of(line: str) -> int:
+    if not line[:1].isspace():  # most lines: asked of every one, answered at once
+        return 0
     prefix = line[: len(line) - len(line.lstrip())]
     return len(prefix.expandtabs(TAB_WIDTH))
 
@@ -298,6 +300,8 @@ def paragraphs(lines: Sequence[str], start: int = 0, end: int | None = None) -> 
 def join_lines(lines: Iterable[str]) -> str:
     """Undo line wrapping: one space between the lines, none between two Chinese
     characters, so re-wrapping a paragraph never changes its text."""
+    if len(lines := tuple(lines)) == 1:  # this format's paragraphs: one line each
+        return " ".join(lines[0].split())
     parts: list[str] = []
     previous = ""
     for raw in lines:
