@@ -302,6 +302,7 @@ async def save_document(
         stored = stored_claims.get(row.id, [])
         if row.id in held_before:  # this file's own earlier version: every claim counts
             result.lost_claims += _lost_claims(row, stored, claims)
+            result.lost_texts += _emptied(row, stored, claims)
         elif paper is last and not _reviewed(paper):
             # Another file's claims, lost by a copy that ends before this paper's review; a
             # whole later review of the paper (its own claims, its review) replaces them.
@@ -368,6 +369,18 @@ def _lost_claims(
     paper = _address(row)
     return [
         _claim_address(paper, claim) for claim in before if (claim.source, claim.number) not in kept
+    ]
+
+
+def _emptied(row: Paper, before: Sequence[ClaimInput], after: Sequence[ClaimInput]) -> list[str]:
+    """The statements of claims `after` still has but without them: a claim whose number
+    or whole line lost its text keeps its quote, and a damaged copy must not erase it."""
+    now = {(claim.source, claim.number): claim.text_zh for claim in after}
+    paper = _address(row)
+    return [
+        f"{_claim_address(paper, claim)}'s statement"
+        for claim in before
+        if claim.text_zh and now.get((claim.source, claim.number)) == ""
     ]
 
 

@@ -180,6 +180,10 @@ _ON_ITS_LINE = (
     "the quote of claim {} should be an indented paragraph after it, found at the end of the "
     "claim; read as its quote"
 )
+_LOST_STATEMENT = (
+    "a second indented quote after claim {0}, and claim {2} next: claim {1}'s statement is "
+    "missing; read as claim {1}'s quote, with no statement"
+)
 _AFTER_QUOTE = (
     "an indented paragraph in Chinese after the quote of claim {} (a note, a translation); "
     "read as part of the claim's statement"
@@ -467,8 +471,17 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
         body = first.strip()
         after_claim = bool(items) and items[-1].kind == _CLAIM_ITEM
         if after_claim and indent_of(first) >= QUOTE_INDENT and _reads_as_quote(body):
-            # An indented paragraph after a claim is its quote, or the next wrapped piece.
-            items[-1].quote_lines.extend(paragraph.lines)
+            # An indented paragraph after a claim is its quote, or the next wrapped piece,
+            # unless the claims' numbers show that one lost its statement in between: it
+            # keeps its quote, as a claim number written without its text does.
+            claim = items[-1]
+            if _lost_statement(claim, following):
+                number = claim.number + 1
+                items.append(_Item(_CLAIM_ITEM, paragraph, number, [], list(paragraph.lines)))
+                warning = _LOST_STATEMENT.format(claim.number, number, number + 1)
+                warnings.append(DigestWarning(paragraph.line, warning))
+            else:
+                claim.quote_lines.extend(paragraph.lines)
         elif after_claim and _splits_claim(items[-1], body, following):
             # A blank line split the claim: its statement goes on before the quote, or its
             # quote goes on, unindented, before the next claim or the review.
@@ -610,6 +623,13 @@ def _quote_in_translation(first: str, body: str) -> bool:
         and not _REVIEW.match(body)
         and not _is_note(body)
     )
+
+
+def _lost_statement(claim: _Item, following: Paragraph | None) -> bool:
+    """Whether an indented quote after `claim`'s own is the quote of the claim numbered
+    between it and the next (`following`): a line lost, not a quote wrapped in two."""
+    numbered = None if following is None else _numbered(following.lines[0].strip())
+    return bool(claim.quote_lines) and numbered is not None and numbered[0] == claim.number + 2
 
 
 def _splits_claim(claim: _Item, body: str, following: Paragraph | None) -> bool:

@@ -346,6 +346,19 @@ async def refused(sessions: Sessions, path: Path, text: str) -> str:
     return str(suspect["would_lose"])
 
 
+async def test_a_re_delivery_that_lost_a_claims_statement_is_refused(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A claim whose statement line is gone keeps its quote, read as the claim's, but a
+    damaged copy does not erase the stored statement."""
+    await ingest(sessions, [seeds])
+    lines = SEED_TEXTS[AV_GRPO].decode().split("\n")
+    lost = next(index for index, line in enumerate(lines) if line.startswith("3. "))
+    text = "\n".join(lines[:lost] + lines[lost + 1 :])
+
+    assert "AV-GRPO#3's statement" in await refused(sessions, seeds / AV_GRPO, text)
+
+
 @pytest.mark.parametrize("where", ["its last quote", "its review"])
 async def test_a_re_delivery_cut_at_a_sentence_end_inside_the_last_paper_is_refused(
     sessions: Sessions, seeds: Path, where: str

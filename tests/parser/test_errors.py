@@ -247,6 +247,29 @@ WARNING_CASES = [
         ],
         [[1, 2]],
     ),
+    (  # a line lost: the claims' numbers tell a second quote from a wrapped one
+        "a claim whose statement was lost, its quote kept",
+        DEEP_READ_HEAD
+        + CLAIM
+        + "   The second claim's quote.\n\n"
+        + OTHER_CLAIM.replace("1. ", "3. ", 1)
+        + REVIEW,
+        [
+            "line 9: a second indented quote after claim 1, and claim 3 next: claim 2's "
+            "statement is missing; read as claim 2's quote, with no statement"
+        ],
+        [[1, 2, 3]],
+    ),
+    (
+        "a quote wrapped in two paragraphs",
+        DEEP_READ_HEAD
+        + CLAIM
+        + "   The quote goes on.\n\n"
+        + OTHER_CLAIM.replace("1. ", "2. ", 1)
+        + REVIEW,
+        [],
+        [[1, 2]],
+    ),
     (
         "numbered paragraph without quote among claims",
         DEEP_READ_HEAD + CLAIM + "2. 声明二。\n\n" + OTHER_CLAIM.replace("1. ", "3. ", 1) + REVIEW,
@@ -348,3 +371,19 @@ def test_a_faulty_claim_is_a_warning_on_its_line_and_the_rest_loads(
     digest = parse_digest(text)
     assert [str(warning) for warning in digest.warnings] == warnings
     assert [[claim.number for claim in paper.claims] for paper in digest.papers] == claims
+
+
+def test_a_claim_that_lost_its_statement_keeps_its_quote_apart() -> None:
+    text = (
+        DEEP_READ_HEAD
+        + CLAIM
+        + "   The second claim's quote.\n\n"
+        + OTHER_CLAIM.replace("1. ", "3. ", 1)
+        + REVIEW
+    )
+    [paper] = parse_digest(text).papers
+    assert [(claim.text_zh, claim.quote_en) for claim in paper.claims] == [
+        ("声明一。", "The first quote."),
+        ("", "The second claim's quote."),
+        ("另一篇的声明。", "Another paper's first quote."),
+    ]
