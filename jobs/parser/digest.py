@@ -32,12 +32,16 @@ _DATE_LENGTH = len("YYYY-MM-DD")
 # Digests of the two formats one file may hold in turn: each part is read again as the
 # rest of the file, so hostile text alternating them costs a bounded number of passes.
 _MOST_PARTS = 4
-# A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`,
-# `2026年9月28日`, a weekday after it, dressed as a markdown heading or in bold.
-_DATE_CORE = r"([0-9]{4})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})"  # y, m, d
+# A date line as other tools write it (a warning): `2026/09/28`, `2026.9.28`, `2026_09_28`,
+# `2026年9月28日`, `20260928`, or with the year last (`28/09/2026`, `09/28/2026`: which
+# number is the month is told by the one over 12); a weekday after it, dressed as a
+# markdown heading or in bold.
+_YEAR_FIRST = r"([0-9]{4})\s*[-/._年]\s*([0-9]{1,2})\s*[-/._月]\s*([0-9]{1,2})"
+_COMPACT = r"((?:19|20)[0-9]{2})(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])"  # none else is a date
+_YEAR_LAST = r"([0-9]{1,2})\s*[-/.]\s*([0-9]{1,2})\s*[-/.]\s*([0-9]{4})"
 _OTHER_DATE = re.compile(
     DRESSING
-    + _DATE_CORE
+    + f"(?:{_YEAR_FIRST}|{_COMPACT}|{_YEAR_LAST})"
     + r"(?:\s*日)?(?:[\s,，]*[(（]?(?:(?:星期|周)[一二三四五六日天]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
     r"[a-z]*\.?)[)）]?)?(?:\*\*)?",
     re.IGNORECASE,
@@ -48,7 +52,7 @@ _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-forme
 # it (`论文精读 2026-09-28`, `Deep reads, September 28, 2026`); and a line this short that
 # the date line follows is the file's title.
 _TITLE_LENGTH = 80
-_DATE_IN = re.compile(rf"(?<![0-9]){_DATE_CORE}(?![0-9])")
+_DATE_IN = re.compile(rf"(?<![0-9]){_YEAR_FIRST}(?![0-9])")
 _MONTH = (
     r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -334,8 +338,18 @@ def _parse_date(value: str, line_number: int) -> date:
     match = _date_match(value)
     if match is None:
         raise DigestParseError(f"'{value}' is not a date in YYYY-MM-DD form", line_number)
+    numbers = [int(part) for part in match.groups() if part is not None]
+    if match.re is _OTHER_DATE and match.group(7) is not None:  # the year last
+        first, second, year = numbers
+        if first <= 12 and second <= 12 and first != second:
+            raise DigestParseError(
+                f"'{value}' is a date of either day {first} or day {second}: write it as "
+                "YYYY-MM-DD",
+                line_number,
+            )
+        numbers = [year, first, second] if second > 12 else [year, second, first]
     try:
-        return date(*(int(part) for part in match.groups()))
+        return date(*numbers)
     except ValueError:
         raise DigestParseError(f"'{value}' is not a valid date", line_number) from None
 

@@ -105,13 +105,18 @@ async def test_a_digest_whose_first_line_is_a_dated_title_is_read_not_skipped(
         ("2026-13-45", "line 1: '2026-13-45' is not a valid date", None),
         ("2026/9", "line 1: '2026/9' is not a date in YYYY-MM-DD form", None),
         (
+            "04/10/2026",
+            "line 1: '04/10/2026' is a date of either day 4 or day 10: write it as YYYY-MM-DD",
+            None,
+        ),
+        (
             "2026-09-09 12:00:01 extra words",
             None,
             "line 1: the first line should be the date as YYYY-MM-DD, found "
             "'2026-09-09 12:00:01 extra words'; read as 2026-09-09",
         ),
     ],
-    ids=["no such date", "not YYYY-MM-DD", "a date and more"],
+    ids=["no such date", "not YYYY-MM-DD", "day or month", "a date and more"],
 )
 async def test_a_digest_whose_date_line_is_broken_still_fails_or_warns_on_it(
     sessions: Sessions, seeds: Path, first: str, error: str | None, warning: str | None
@@ -259,6 +264,9 @@ def test_spaces_of_any_kind_before_the_date_line_are_read_past(space: str) -> No
         ("# 2026-09-09", DEEP_READS),
         ("**2026-09-09**", DEEP_READS),
         ("2026年9月9日", DEEP_READS),
+        ("20260909", DEEP_READS),  # `date +%Y%m%d`
+        ("09/09/2026", DEEP_READS),
+        ("2026_09_09", DEEP_READS),
         ("## HuggingFace Daily Papers 2026-10-04", "002_0d972703bbe36bb2.txt"),
         ("# 今日精读\n\n2026-09-09", DEEP_READS),
         ("```\nHuggingFace Papers 2026-10-04", "002_0d972703bbe36bb2.txt"),

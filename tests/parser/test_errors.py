@@ -79,6 +79,16 @@ CASES = [
         "line 1: '2026/02/30' is not a valid date",
     ),
     ("impossible date", b"2026-13-45\n", "line 1: '2026-13-45' is not a valid date"),
+    (
+        "the year last, either number the month",
+        b"04/10/2026\n",
+        "line 1: '04/10/2026' is a date of either day 4 or day 10: write it as YYYY-MM-DD",
+    ),
+    (
+        "the year last, an impossible date",
+        b"31/02/2026\n",
+        "line 1: '31/02/2026' is not a valid date",
+    ),
     ("29 February of a common year", b"2026-02-29\n", "line 1: '2026-02-29' is not a valid date"),
     (
         "HuggingFace header without date",

@@ -84,13 +84,16 @@ def test_a_file_written_twice_over_is_read_once(seed: Path) -> None:
 DATE_LINES = [
     "{y}/{m:02}/{d:02}", "{y}.{m}.{d}", "{y}-{m}-{d}", "{y} / {m} / {d}", "{y}年{m}月{d}日",
     "{y}-{m:02}-{d:02} (Mon)", "{y}-{m:02}-{d:02}，星期一", "# {y}-{m:02}-{d:02}",
-    "**{y}-{m:02}-{d:02}**",
+    "**{y}-{m:02}-{d:02}**", "{y}{m:02}{d:02}", "{y}_{m:02}_{d:02}",
+    # The year last, day first or month first (the seeds' days are over 12, or the month).
+    "{d:02}/{m:02}/{y}", "{d}.{m}.{y}", "{m:02}/{d:02}/{y}",
     # A title with the date in it, the date in English.
     "论文精读 {y}-{m:02}-{d:02}", "# 论文精读（{y}年{m}月{d}日）", "{y}-{m:02}-{d:02} 论文精读",
     "Deep reads, {month} {d}, {y}", "{mon} {d}, {y}", "{d} {month} {y}", "Mon, {d} {mon} {y}",
 ]  # fmt: skip
 HEADERS = [
     "HuggingFace Papers {y}/{m:02}/{d:02}", "HuggingFace Papers {y}年{m}月{d}日",
+    "HuggingFace Papers {y}{m:02}{d:02}",
     "HuggingFace Daily Papers {y}-{m:02}-{d:02}", "# HuggingFace Papers {y}-{m:02}-{d:02}",
     "**HuggingFace Papers** {y}-{m:02}-{d:02}", "Huggingface papers: {y}-{m:02}-{d:02}",
     "HuggingFace Papers — {y}-{m:02}-{d:02} (Mon)",
