@@ -766,6 +766,9 @@ def _numbered(body: str) -> tuple[int, str, str, bool] | None:
     return None
 
 
+_WHOLE_LINES_SEEN, _WHOLE_LINES_SHARE = 20, 0.8
+
+
 def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
     """The paragraphs, with those a missing blank line ran into one cut apart: where the
     structure shows a new one starting (`_opens_paragraph`), and at every line when each
@@ -776,10 +779,18 @@ def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
     cuts = [
         _cuts(paragraph.lines, after) for paragraph, after in zip(paras, following, strict=True)
     ]
-    whole_lines = all(
-        cut is not None or ends_sentence(before)  # a wrapped line seldom ends one
+    endings = [
+        ends_sentence(before)  # a wrapped line seldom ends one
         for paragraph, paragraph_cuts in zip(paras, cuts, strict=True)
         for before, cut in zip(paragraph.lines[:-1], paragraph_cuts, strict=True)
+        if cut is None
+    ]
+    # A file that lost its blank lines (and its quotes' indentation: a plain-text export)
+    # has a few lines that end without a full stop (quotes, table rows) among hundreds
+    # that do; a wrapped one, few that do.
+    ended = sum(endings)
+    whole_lines = ended == len(endings) or (
+        len(endings) >= _WHOLE_LINES_SEEN and ended >= _WHOLE_LINES_SHARE * len(endings)
     )
     for paragraph, paragraph_cuts in zip(paras, cuts, strict=True):
         starts = [

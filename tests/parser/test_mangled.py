@@ -222,6 +222,25 @@ def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, lab
     assert [w for w in digest.warnings if w not in warned] == list(original.warnings)
 
 
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+def test_a_plain_text_export_without_blank_lines_or_indentation_reads_every_paper(
+    seed: Path,
+) -> None:
+    """What "save as plain text" from a word processor gives: a paragraph a line, no blank
+    lines between them, no spaces before the quotes. Most lines end a sentence; the quotes
+    (verbatim extracts) and table rows some of them hold need not."""
+    text = seed.read_text(encoding="utf-8")
+    exported = re.sub(r"\n\n+", "\n", re.sub(r"(?m)^ +", "", text))
+    original, digest = parse_digest(text), parse_digest(exported)
+
+    assert [replace(paper, line=0) for paper in digest.papers] == [
+        replace(paper, line=0) for paper in original.papers
+    ]
+    quotes = sum(len(paper.claims) for paper in original.papers)
+    indented = [w for w in digest.warnings if "should be indented" in w.message]
+    assert len(indented) == quotes
+
+
 @pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
 def test_a_few_bytes_that_are_not_utf8_lose_only_their_characters(seed: Path) -> None:
     """A Windows-1252 quotation mark pasted into UTF-8, and a character cut in two."""
