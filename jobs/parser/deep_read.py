@@ -164,6 +164,10 @@ _OUT_OF_ORDER = (
     "each paper); loaded as claim {0}"
 )
 _TWICE = "claim {} appears twice in this paper: expected claim {}; {}"
+_NUMBERED_ON = (
+    "claims {0}–{1} are numbered on from the paper before (claims are numbered 1, 2, 3, … "
+    "within each paper); read as claims 1–{2}"
+)
 # A quote on its claim's line: the statement's last sentence end, then English without CJK
 # (no backtracking beyond it: the quote stops at the first CJK character), perhaps after a
 # dash or a label, or in full-width brackets (`…。——The…`, `…。原文：The…`, `…。（The…）`).
@@ -302,6 +306,7 @@ def parse_deep_reads(
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
     open_read: _DeepRead | None = None  # the deep read whose tail may still be in `pending`
+    last_number = 0  # of the claims before, as written
     index = 0
     while index < len(items):
         item = items[index]
@@ -342,7 +347,10 @@ def parse_deep_reads(
         end = index
         while end < len(items) and items[end].kind == _CLAIM_ITEM:
             end += 1
-        claims = _paper_claims(items[index:end], warnings)
+        run = items[index:end]
+        numbered_on = _numbered_on(run, last_number, warnings)
+        last_number = numbered_on or (run[-1].number if run else 0)
+        claims = _paper_claims(run, warnings)
         index = end
         review = None
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
@@ -365,6 +373,23 @@ def parse_deep_reads(
         first = items[0]  # nothing here is a paper: no digest
         raise DigestParseError(_LONE_NOTE if first.kind == _NOTE else _ORPHAN, first.line)
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
+
+
+def _numbered_on(run: list[_Item], before: int, warnings: list[DigestWarning]) -> int:
+    """A paper's claims numbered on through the file (`8 9 10` after a paper's `1 … 7`) are
+    read as numbered within it (`1 2 3`), with a warning; the last number as written, or 0
+    when they are not numbered on."""
+    first = run[0].number if run else 0
+    if first <= 1 or first != before + 1:
+        return 0
+    if [claim.number for claim in run] != list(range(first, first + len(run))):
+        return 0
+    for claim in run:
+        claim.number -= before
+    warnings.append(
+        DigestWarning(run[0].line, _NUMBERED_ON.format(first, before + len(run), len(run)))
+    )
+    return before + len(run)
 
 
 def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:

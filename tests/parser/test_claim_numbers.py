@@ -356,3 +356,30 @@ def test_list_numbers_a_markdown_exporter_escaped_are_read_as_written(seed: int)
 
     assert digest.papers == parse_digest(text).papers
     assert digest.warnings == parse_digest(text).warnings
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_claims_numbered_on_through_the_file_are_read_as_each_papers_own(seed: int) -> None:
+    """A generator that numbers claims 1…75 through the digest: each paper's run, going on
+    from the paper before, is read from 1, with one warning at its first claim."""
+    text = DEEP_READ_SEEDS[seed]
+    count = iter(range(1, 1_000))
+    numbered_on = re.sub(r"(?m)^[0-9]+\. ", lambda _: f"{next(count)}. ", text)
+
+    assert_same_papers(papers(numbered_on), papers(text))
+    counts = [len(paper.claims) for paper in parse_digest(text).papers if paper.claims]
+    warned = [w.message for w in parse_digest(numbered_on).warnings]
+    assert [message.rsplit("read as claims ", 1)[1] for message in warned] == [
+        f"1–{count}" for count in counts[1:]
+    ]
+
+
+def test_claims_of_a_paper_that_start_at_another_number_are_not_renumbered() -> None:
+    """Only a run going on from the paper before is numbered on; a paper whose claims start
+    at 3 keeps them as written (its first two were lost), with the out-of-order warning."""
+    text = HEAD + "3. 声明三。\n\n   Quote three.\n\n4. 声明四。\n\n   Quote four.\n\n" + REVIEW
+
+    digest = parse_digest(text)
+
+    assert [[claim.number for claim in paper.claims] for paper in digest.papers] == [[3, 4]]
+    assert "out of order" in digest.warnings[0].message
