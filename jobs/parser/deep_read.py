@@ -39,7 +39,7 @@ from storage.paper_keys import legacy_key, text_key
 
 from .errors import DigestParseError, DigestWarning
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
-from .naming import derive_name, fallback_name, short_title, subtitle
+from .naming import TITLE_LIMIT, derive_name, fallback_name, short_title, subtitle
 from .text import CJK_CHARS, Paragraph, cjk_share, has_cjk, indent_of, join_lines, list_number
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
@@ -993,6 +993,8 @@ def _finish(
     """Close the open deep read with its tail from `pending`; return the rest of `pending`,
     which is the prose of the next deep read (before an abstract-only entry or the end of
     the file: nothing, `_orphans`)."""
+    if before_body:
+        pending = _without_titles(pending, warnings)
     rest = pending
     if open_read is not None:
         tail_length = _tail_length(pending) if before_body else len(pending)
@@ -1015,6 +1017,27 @@ def _finish(
         _orphans(rest, warnings)
         return []
     return rest
+
+
+def _without_titles(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
+    """The run without the titles a digest put over its deep reads (`**2. X-Planner**`,
+    `论文 2：X-Planner`, `Paper 2: X-Planner`): a short line, no sentence, right before a
+    paper's positioning, naming the paper that positioning introduces. Each is left out
+    with a warning; between two deep reads it would be taken for the first one's tail."""
+    kept: list[_Item] = []
+    for item, following in itertools.zip_longest(run, run[1:]):
+        if following is not None and _title_over(item.text, following.text):
+            warnings.append(DigestWarning(item.line, _PREAMBLE))
+        else:
+            kept.append(item)
+    return kept
+
+
+def _title_over(text: str, positioning: str) -> bool:
+    if len(text) > TITLE_LIMIT or ends_sentence(text) or not _OPENS_PAPER.match(positioning):
+        return False
+    name = derive_name(positioning, positioning) or fallback_name(positioning, positioning)
+    return name.casefold() in text.casefold()
 
 
 def _without_preamble(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:

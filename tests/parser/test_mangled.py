@@ -241,6 +241,33 @@ def test_a_plain_text_export_without_blank_lines_or_indentation_reads_every_pape
     assert len(indented) == quotes
 
 
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "title", ["**{n}. {name}**", "论文{n}：{name}", "Paper {n}: {name}", "【{n}】{name}", "{name}"]
+)
+def test_a_title_over_each_deep_read_is_left_out_and_moves_no_section(
+    seed: Path, title: str
+) -> None:
+    """A line naming the paper before its positioning (a digest's own heading, not markdown)
+    belongs to no paper: between two deep reads it was taken for the first one's tail."""
+    text = seed.read_text(encoding="utf-8")
+    original = parse_digest(text)
+    titled = text
+    deep_reads = [paper for paper in original.papers if paper.positioning]
+    for n, paper in enumerate(deep_reads, 1):
+        assert paper.positioning is not None
+        at = titled.index(paper.positioning[:20])
+        titled = titled[:at] + title.format(n=n, name=paper.name) + "\n\n" + titled[at:]
+
+    digest = parse_digest(titled)
+
+    assert [replace(p, line=0) for p in digest.papers] == [
+        replace(p, line=0) for p in original.papers
+    ]
+    left_out = [w for w in digest.warnings if "belongs to no paper" in w.message]
+    assert len(left_out) == len(deep_reads)
+
+
 @pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
 def test_a_few_bytes_that_are_not_utf8_lose_only_their_characters(seed: Path) -> None:
     """A Windows-1252 quotation mark pasted into UTF-8, and a character cut in two."""
