@@ -663,7 +663,7 @@ async def _edited(
         ({f: getattr(row, f) for f in _IDENTITY_FIELDS}, claims.get(row.id, [])) for row in previous
     ]
     kinds = [row.kind for row in previous]
-    tests = [matching.same_paper if row.id in held else matching.mostly_same for row in previous]
+    tests = [matching.same_paper if row.id in held else matching.same_elsewhere for row in previous]
     # Tokenising and comparing every pair is CPU work: in a thread, off the event loop.
     pairs = await asyncio.to_thread(_pair, candidates, kinds, values, tests)
     return [(paper, previous[index]) for paper, index in pairs]

@@ -5,7 +5,8 @@ very text (a reworded quote or abstract) changes the key; the paper is still the
 file held before when most of its sentences are unchanged. Papers the same file held,
 and that no paper of the new version already claimed, are compared; a paper of another
 file of the same name or title must share more than half of both sides' sentences, so two
-different papers are never merged on a shared sentence.
+different papers are never merged on a shared sentence, or hold nearly all the other's (at
+least three): a copy with parts missing (its claims not yet extracted) and the whole one.
 """
 
 import re
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 
 _SENTENCE_END = re.compile(r"[.!?。！？；;\n]+(?:\s+|$)|[。！？；]")
 _NOT_WORD = re.compile(r"[\W_]+")
+_HELD_AT_LEAST = 3  # sentences of the shorter side in the longer, for another file's copy
 _SHORTEST = 8  # shorter pieces ("Table 3.") say nothing about which paper this is
 # How a finished sentence ends: its mark, perhaps closed by a quotation mark or a bracket.
 _ENDS_SENTENCE = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
@@ -47,3 +49,11 @@ def mostly_same(old: frozenset[str], new: frozenset[str]) -> bool:
     file, where a few stock sentences (`Code is available.`) are no sign of the same paper."""
     shared = len(old & new)
     return 2 * shared > max(len(old), len(new))
+
+
+def same_elsewhere(old: frozenset[str], new: frozenset[str]) -> bool:
+    """The test for a paper of another file (of the same name or title): `mostly_same`, or
+    four in five of the shorter side's sentences, at least three, in the longer."""
+    shared = len(old & new)
+    held = shared >= _HELD_AT_LEAST and 5 * shared >= 4 * min(len(old), len(new))
+    return held or mostly_same(old, new)

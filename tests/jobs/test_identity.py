@@ -287,6 +287,31 @@ async def test_an_edited_first_quote_under_another_file_name_keeps_the_paper(
     assert (await paper_named(sessions, "GAPO")).id == gapo.id
 
 
+async def test_a_deep_read_first_delivered_without_its_claims_is_completed_in_place(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A pipeline whose claim extraction failed for one paper delivers the day without its
+    claims, then the whole day again under another name: the paper's sentences are then
+    nearly all of the first copy's, a fraction of its own."""
+    text = (seeds / DEEP_READS).read_text(encoding="utf-8")
+    gapo = next(paper for paper in parse_digest(text).papers if paper.name == "GAPO")
+    assert gapo.positioning
+    start = text.index(gapo.positioning)
+    end = text.index("Novelty：", start)
+    claims = re.compile(r"(?ms)^[0-9]+\. .*?\n\n {3,}.*?\n\n")
+    without = text[:start] + claims.sub("", text[start:end]) + text[end:]
+    write(seeds / DEEP_READS, without)
+    await ingest(sessions, [seeds])
+    first = await paper_named(sessions, "GAPO")
+    shutil.copy(SEEDS / DEEP_READS, seeds / "2026-09-09-rerun.txt")
+
+    report = await ingest(sessions, [seeds / "2026-09-09-rerun.txt"])
+
+    assert report.papers["new"] == 0
+    assert (await paper_named(sessions, "GAPO")).id == first.id
+    assert await review_claims(sessions) == 133
+
+
 async def test_another_paper_of_the_same_title_in_a_listing_without_arxiv_lines_is_its_own(
     sessions: Sessions, tmp_path: Path
 ) -> None:
