@@ -520,11 +520,45 @@ async def _match_rows(
     if unmatched:
         own = await _papers_of(session, document.id)
         held = {row.id for row in own}
+        for paper, row in _id_corrected(unmatched, own, taken, keys):
+            found[paper.key] = row
+            taken.add(row.id)
+        unmatched = [paper for paper in unmatched if paper.key not in found]
         others = await _named_alike(session, unmatched, held)
         free = [row for row in (*own, *others) if row.id not in taken]
         for paper, row in await _edited(session, unmatched, free, held):
             found[paper.key] = row
     return found
+
+
+def _id_corrected(
+    papers: Sequence[PaperInput], own: Sequence[Paper], taken: set[int], keys: set[str]
+) -> list[tuple[PaperInput, Paper]]:
+    """Listed papers each with the row the file's earlier version listed under an arXiv ID
+    it lists no more, of the same title or abstract: the ID corrected (a typo fixed), not
+    a paper removed and another added."""
+    gone = [row for row in own if row.key.startswith("arxiv:") and row.key not in keys]
+    pairs = []
+    for paper in papers:
+        if not paper.key.startswith("arxiv:"):
+            continue
+        title, abstract = paper.search.get("title_key"), paper.search.get("abstract_key")
+        row = next(
+            (
+                row
+                for row in gone
+                if row.id not in taken
+                and (
+                    (title and row.title_key == title)
+                    or (abstract and row.abstract_key == abstract)
+                )
+            ),
+            None,
+        )
+        if row is not None:
+            pairs.append((paper, row))
+            taken.add(row.id)
+    return pairs
 
 
 async def _take_new_keys(

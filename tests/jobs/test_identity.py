@@ -231,6 +231,29 @@ async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_list
     assert sorted(after.values()) == sorted(before.values())  # the same rows, re-keyed
 
 
+async def test_a_mistyped_arxiv_id_corrected_in_a_re_delivery_keeps_the_row(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """The same list again with one entry's ID fixed (`2610.00001` for `2610.00021`): the
+    same paper re-keyed, not a paper lost (suspect) and another added."""
+    mistyped = [Entry("2610.00021", "Alpha", ALPHA_AND_BETA[0].abstract), ALPHA_AND_BETA[1]]
+    write(tmp_path / "list.txt", huggingface_digest("2026-10-04", mistyped))
+    await ingest(sessions, [tmp_path / "list.txt"])
+    before = await papers_by_key(sessions)
+
+    write(tmp_path / "list.txt", huggingface_digest("2026-10-04", ALPHA_AND_BETA))
+    report = await ingest(sessions, [tmp_path / "list.txt"])
+
+    assert not report.suspect
+    assert report.papers == {"new": 0, "updated": 1}
+    after = await papers_by_key(sessions)
+    assert sorted(after) == ["arxiv:2610.00001", "arxiv:2610.00002"]
+    assert after["arxiv:2610.00001"] == before["arxiv:2610.00021"]
+    async with sessions() as session:
+        ids = await session.execute(select(Paper.arxiv_id).order_by(Paper.arxiv_id))
+    assert list(ids.scalars()) == ["2610.00001", "2610.00002"]
+
+
 async def test_a_listing_without_arxiv_lines_is_matched_by_title_when_the_abstract_changed(
     sessions: Sessions, tmp_path: Path
 ) -> None:
