@@ -62,6 +62,7 @@ PAPER_FIELDS = frozenset(
 PAPERS = cast(Table, Paper.__table__)
 CLAIMS = cast(Table, Claim.__table__)
 PAPER_DOCUMENTS = cast(Table, PaperDocument.__table__)
+_LOST_BLOCK = 64  # characters: a sentence or two; a word or a clause less is an edit
 _CHUNK = 500  # keys per IN (...) query, well under every driver's parameter limit
 _CLAIM_COLUMNS = ("paper_id", "number", "text_zh", "quote_en", "source", "search_text")
 
@@ -302,7 +303,7 @@ async def save_document(
         stored = stored_claims.get(row.id, [])
         if row.id in held_before:  # this file's own earlier version: every claim counts
             result.lost_claims += _lost_claims(row, stored, claims)
-            result.lost_texts += _emptied(row, stored, claims)
+            result.lost_texts += _emptied(row, stored, claims) + _holed(row, paper)
         elif paper is last and not _reviewed(paper):
             # Another file's claims, lost by a copy that ends before this paper's review; a
             # whole later review of the paper (its own claims, its review) replaces them.
@@ -382,6 +383,34 @@ def _emptied(row: Paper, before: Sequence[ClaimInput], after: Sequence[ClaimInpu
         for claim in before
         if claim.text_zh and now.get((claim.source, claim.number)) == ""
     ]
+
+
+def _holed(row: Paper, paper: PaperInput) -> list[str]:
+    """The sections of `paper` that are their stored text with a block gone, cut where no
+    sentence ends (a transfer that lost part of the file; an edit removes sentences)."""
+    label = _address(row)
+    return [
+        f"part of {label}'s {name.replace('_', ' ')}"
+        for name in (*_TEXTS_BEFORE_CLAIMS, *_TEXTS_AFTER_CLAIMS)
+        if _block_gone(paper.fields.get(name), getattr(row, name))
+    ]
+
+
+def _block_gone(text: str | None, stored: str | None) -> bool:
+    if not text or not stored:
+        return False
+    if "\ufffd" not in stored:  # a character the gap cut in two
+        text = text.replace("\ufffd", "")
+    if len(stored) - len(text) < _LOST_BLOCK:
+        return False
+    head = _shared_start(text, stored)
+    tail = _shared_start(text[head:][::-1], stored[head:][::-1])
+    return head + tail == len(text) and not matching.ends_sentence(stored[:head].rstrip())
+
+
+def _shared_start(one: str, other: str) -> int:
+    unlike = (i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b)
+    return next(unlike, min(len(one), len(other)))
 
 
 def _address(row: Paper) -> str:

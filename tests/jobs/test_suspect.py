@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 import jobs.ingest
 from jobs.ingest import MB, ingest
-from jobs.parser import deep_read
+from jobs.parser import deep_read, parse_digest
 from storage.db import Sessions
 from storage.models import Claim, Document, Paper
 from storage.status import store_status
@@ -451,6 +451,34 @@ async def test_a_later_complete_review_with_fewer_claims_is_no_suspect(
 
     assert report.suspect == [] and report.errors == []
     assert report.papers == {"new": 1, "updated": 1}
+
+
+@pytest.mark.parametrize("gap", ["mid-sentence", "a sentence"])
+async def test_a_block_lost_inside_a_section_is_refused_and_a_sentence_removed_is_an_edit(
+    sessions: Sessions, seeds: Path, gap: str
+) -> None:
+    """A transfer that lost a block of the file (neither its end nor zeros) leaves a section
+    that is its stored text with a piece gone from where no sentence ends: suspect. An
+    editor removes whole sentences: no suspect."""
+    await ingest(sessions, [seeds])
+    text = SEED_TEXTS[AV_GRPO].decode()
+    wanpe = next(paper for paper in parse_digest(text).papers if paper.name == "WanPE")
+    assert wanpe.mechanism is not None
+    mechanism = wanpe.mechanism
+    ends = [m.end() for m in re.finditer("。", mechanism)]
+    if gap == "a sentence":
+        start, end = ends[2], ends[3]  # the fourth sentence, whole
+    else:
+        start, end = ends[2] - 30, ends[2] + 200
+    damaged = text.replace(mechanism, mechanism[:start] + mechanism[end:])
+
+    if gap == "a sentence":
+        (seeds / AV_GRPO).write_text(damaged, encoding="utf-8")
+        report = await ingest(sessions, [seeds / AV_GRPO])
+        assert report.suspect == [] and report.errors == []
+    else:
+        lost = await refused(sessions, seeds / AV_GRPO, damaged)
+        assert lost == "1 text (part of WanPE's mechanism)"
 
 
 async def test_a_quote_trimmed_on_purpose_inside_a_file_is_no_cut(
