@@ -110,6 +110,10 @@ _CLOSING = frozenset("、。，；：！？）」』】》,.;:!?)]")
 _ABSTRACT_EN, _ABSTRACT_ZH, _ANALYSIS_TEXT = 1, 2, 3
 # How the analysis opens: `Q: 这篇论文试图解决什么问题？` (or `Q1：`).
 _QUESTION = re.compile(r"(?:\*\*)?Q\s*(?:1\s*)?[:：]")
+_OTHER_ID = (
+    "the entry's arXiv ID {0} is not the one its links give ({1}), a typo in one of them; "
+    "read as {0}"
+)
 _UNLABELLED = "the analysis has no 'LLM Analysis' line before it: read from its first question on"
 _UNTITLED = (
     "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
@@ -181,8 +185,20 @@ def parse_entries(
         if title is None
     )
     unlabelled = (DigestWarning(line + 1, _UNLABELLED) for _, line in entries if line is not None)
+    conflicting = (
+        DigestWarning(paper.line, _OTHER_ID.format(paper.arxiv_id, other))
+        for paper in papers
+        if (other := _other_linked_id(paper)) is not None
+    )
     # parse_digest puts every warning in line order
-    return papers, (*untitled, *unnumbered, *unlabelled)
+    return papers, (*untitled, *unnumbered, *unlabelled, *conflicting)
+
+
+def _other_linked_id(paper: ParsedPaper) -> str | None:
+    """An arXiv ID the entry's links give other than the one it is read as (a typo in one)."""
+    links = (paper.arxiv_url, paper.pdf_url, paper.coolpaper_url)
+    ids = (find_arxiv_id(link) for link in links if link)
+    return next((found for found in ids if found and found != paper.arxiv_id), None)
 
 
 def _metadata(line: str) -> tuple[str, str] | None:

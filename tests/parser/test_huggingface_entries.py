@@ -335,3 +335,20 @@ def test_a_chinese_abstract_that_asks_a_question_keeps_it() -> None:
 
     assert papers[0].abstract_zh and papers[0].abstract_zh.endswith("Q: 这一行属于中文摘要。")
     assert papers[0].llm_analysis == parse_digest(LIST).papers[0].llm_analysis
+
+
+def test_an_arxiv_id_line_its_links_contradict_is_read_with_a_warning() -> None:
+    """`Arxiv ID: 2610.01726` over links to 2610.01762: one of them is a typo, which the
+    operator is told of (the ID line is read, as before)."""
+    first = parse_digest(LIST).papers[0]
+    assert first.arxiv_id is not None
+    typo = first.arxiv_id[:-2] + first.arxiv_id[-1] + first.arxiv_id[-2]
+    text = re.sub(rf"(?m)^(Arxiv ID: ){re.escape(first.arxiv_id)}", rf"\g<1>{typo}", LIST)
+
+    digest = parse_digest(text)
+
+    assert digest.papers[0].arxiv_id == typo
+    assert [str(w) for w in digest.warnings] == [
+        f"line {first.line}: the entry's arXiv ID {typo} is not the one its links give "
+        f"({first.arxiv_id}), a typo in one of them; read as {typo}"
+    ]
