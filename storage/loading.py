@@ -549,7 +549,7 @@ async def _match_rows(
     if unmatched:
         own = await _papers_of(session, document.id)
         held = {row.id for row in own}
-        for paper, row in _id_corrected(unmatched, own, taken, keys):
+        for paper, row in await _id_corrected(session, document, unmatched, own, taken, keys):
             found[paper.key] = row
             taken.add(row.id)
         unmatched = [paper for paper in unmatched if paper.key not in found]
@@ -560,13 +560,32 @@ async def _match_rows(
     return found
 
 
-def _id_corrected(
-    papers: Sequence[PaperInput], own: Sequence[Paper], taken: set[int], keys: set[str]
+async def _id_corrected(
+    session: AsyncSession,
+    document: Document,
+    papers: Sequence[PaperInput],
+    own: Sequence[Paper],
+    taken: set[int],
+    keys: set[str],
 ) -> list[tuple[PaperInput, Paper]]:
-    """Listed papers each with the row the file's earlier version listed under an arXiv ID
-    it lists no more, of the same title or abstract: the ID corrected (a typo fixed), not
-    a paper removed and another added."""
+    """Listed papers each with the row the file's earlier version alone listed under an
+    arXiv ID it lists no more, of the same title or abstract: the ID corrected (a typo
+    fixed), not a paper removed and another added. A row another file lists too keeps its
+    ID: that file says it, and this one may have the typo."""
     gone = [row for row in own if row.key.startswith("arxiv:") and row.key not in keys]
+    if not gone or not any(paper.key.startswith("arxiv:") for paper in papers):
+        return []
+    elsewhere = set(
+        (
+            await session.execute(
+                select(PaperDocument.paper_id).where(
+                    PaperDocument.paper_id.in_([row.id for row in gone]),
+                    PaperDocument.document_id != document.id,
+                )
+            )
+        ).scalars()
+    )
+    gone = [row for row in gone if row.id not in elsewhere]
     pairs = []
     for paper in papers:
         if not paper.key.startswith("arxiv:"):

@@ -5,8 +5,9 @@ very text (a reworded quote or abstract) changes the key; the paper is still the
 file held before when most of its sentences are unchanged. Papers the same file held,
 and that no paper of the new version already claimed, are compared; a paper of another
 file of the same name or title must share more than half of both sides' sentences, so two
-different papers are never merged on a shared sentence, or hold nearly all the other's (at
-least three): a copy with parts missing (its claims not yet extracted) and the whole one.
+different papers are never merged on a shared sentence, or the new one hold nearly all the
+stored one's (at least three): a copy that had parts missing (its claims not yet extracted)
+completed by the whole one.
 """
 
 import re
@@ -15,7 +16,7 @@ from collections.abc import Iterable
 
 _SENTENCE_END = re.compile(r"[.!?。！？；;\n]+(?:\s+|$)|[。！？；]")
 _NOT_WORD = re.compile(r"[\W_]+")
-_HELD_AT_LEAST = 3  # sentences of the shorter side in the longer, for another file's copy
+_HELD_AT_LEAST = 3  # sentences of a stored copy in a new one of another file that completes it
 _SHORTEST = 8  # shorter pieces ("Table 3.") say nothing about which paper this is
 # How a finished sentence ends: its mark, perhaps closed by a quotation mark or a bracket.
 _ENDS_SENTENCE = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
@@ -53,7 +54,9 @@ def mostly_same(old: frozenset[str], new: frozenset[str]) -> bool:
 
 def same_elsewhere(old: frozenset[str], new: frozenset[str]) -> bool:
     """The test for a paper of another file (of the same name or title): `mostly_same`, or
-    four in five of the shorter side's sentences, at least three, in the longer."""
+    four in five of the stored copy's sentences, at least three, in the new one: the new
+    copy completes it. Not the other way round: a copy that lacks the stored one's claims
+    would replace them with nothing."""
     shared = len(old & new)
-    held = shared >= _HELD_AT_LEAST and 5 * shared >= 4 * min(len(old), len(new))
-    return held or mostly_same(old, new)
+    completes = shared >= _HELD_AT_LEAST and 5 * shared >= 4 * len(old)
+    return completes or mostly_same(old, new)

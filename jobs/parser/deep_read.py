@@ -40,7 +40,16 @@ from storage.paper_keys import legacy_key, text_key
 from .errors import DigestParseError, DigestWarning
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import TITLE_LIMIT, derive_name, fallback_name, short_title, subtitle
-from .text import CJK_CHARS, Paragraph, cjk_share, has_cjk, indent_of, join_lines, list_number
+from .text import (
+    CJK_CHARS,
+    NOT_LETTER,
+    Paragraph,
+    cjk_share,
+    has_cjk,
+    indent_of,
+    join_lines,
+    list_number,
+)
 
 NOTE = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
 _NOTE_PREFIX = NOTE[:5]
@@ -348,7 +357,9 @@ def parse_deep_reads(
         while end < len(items) and items[end].kind == _CLAIM_ITEM:
             end += 1
         run = items[index:end]
-        numbered_on = _numbered_on(run, last_number, warnings)
+        # Claims after text of their own: a paper's (claims split off by a stray paragraph
+        # between them have none, and are not numbered on).
+        numbered_on = _numbered_on(run, last_number if prose else 0, warnings)
         last_number = numbered_on or (run[-1].number if run else 0)
         claims = _paper_claims(run, warnings)
         index = end
@@ -375,12 +386,15 @@ def parse_deep_reads(
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
 
 
+_NUMBERED_ON_AFTER = 3  # claims at least, of the paper before: not a paper's first ones lost
+
+
 def _numbered_on(run: list[_Item], before: int, warnings: list[DigestWarning]) -> int:
     """A paper's claims numbered on through the file (`8 9 10` after a paper's `1 … 7`) are
     read as numbered within it (`1 2 3`), with a warning; the last number as written, or 0
     when they are not numbered on."""
     first = run[0].number if run else 0
-    if first <= 1 or first != before + 1:
+    if first != before + 1 or before < _NUMBERED_ON_AFTER:
         return 0
     if [claim.number for claim in run] != list(range(first, first + len(run))):
         return 0
@@ -791,6 +805,7 @@ def _numbered(body: str) -> tuple[int, str, str, bool] | None:
     return None
 
 
+# A file whose lines run on within its paragraphs this many to one lost its blank lines.
 _WHOLE_LINES_SEEN, _WHOLE_LINES_SHARE = 20, 0.8
 
 
@@ -812,10 +827,12 @@ def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
     ]
     # A file that lost its blank lines (and its quotes' indentation: a plain-text export)
     # has a few lines that end without a full stop (quotes, table rows) among hundreds
-    # that do; a wrapped one, few that do.
+    # that do; a wrapped one, few that do. One that kept its blank lines is written a
+    # sentence a line, perhaps, and its lines are not paragraphs.
     ended = sum(endings)
+    blank_lines_lost = len(endings) >= _WHOLE_LINES_SEEN * len(paras)
     whole_lines = ended == len(endings) or (
-        len(endings) >= _WHOLE_LINES_SEEN and ended >= _WHOLE_LINES_SHARE * len(endings)
+        blank_lines_lost and ended >= _WHOLE_LINES_SHARE * len(endings)
     )
     for paragraph, paragraph_cuts in zip(paras, cuts, strict=True):
         starts = [
@@ -1034,10 +1051,20 @@ def _without_titles(run: list[_Item], warnings: list[DigestWarning]) -> list[_It
 
 
 def _title_over(text: str, positioning: str) -> bool:
+    """Whether `text` is the name `positioning` introduces, numbered or dressed (`**2. X**`,
+    `论文 2：X`, `【2】X`) and little else: a line saying more is the text of a paper."""
     if len(text) > TITLE_LIMIT or ends_sentence(text) or not _OPENS_PAPER.match(positioning):
         return False
     name = derive_name(positioning, positioning) or fallback_name(positioning, positioning)
-    return name.casefold() in text.casefold()
+    named = re.search(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", text, re.IGNORECASE)
+    if named is None:
+        return False
+    rest = NOT_LETTER.sub("", text[: named.start()] + text[named.end() :])
+    return len(rest) <= _TITLE_WORDING
+
+
+# Letters (CJK included) besides the name a title holds: `论文`, `Paper`, `Deep read`.
+_TITLE_WORDING = 10
 
 
 def _without_preamble(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:

@@ -319,7 +319,7 @@ def is_cjk(char: str) -> bool:
     return _CJK.match(char) is not None
 
 
-_NOT_LETTER = re.compile(r"[\W\d_]+")
+NOT_LETTER = re.compile(r"[\W\d_]+")
 
 
 def has_cjk(text: str) -> bool:
@@ -329,5 +329,5 @@ def has_cjk(text: str) -> bool:
 def cjk_share(text: str) -> tuple[int, int]:
     """How many of the text's letters are CJK, and how many letters it has (one regex
     pass each instead of a call per character: the parser asks this of every paragraph)."""
-    letters = _NOT_LETTER.sub("", text)
+    letters = NOT_LETTER.sub("", text)
     return len(letters) - len(_CJK.sub("", letters)), len(letters)

@@ -231,6 +231,28 @@ async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_list
     assert sorted(after.values()) == sorted(before.values())  # the same rows, re-keyed
 
 
+async def test_a_copy_without_the_claims_a_stored_paper_has_takes_none_of_them(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """The other order: the whole day stored first, then a copy under another name whose
+    claim extraction failed for GAPO. Its sentences are all in the stored copy, but it is
+    no completion: GAPO keeps its claims."""
+    await ingest(sessions, [seeds])
+    text = (seeds / DEEP_READS).read_text(encoding="utf-8")
+    gapo = next(paper for paper in parse_digest(text).papers if paper.name == "GAPO")
+    assert gapo.positioning
+    start = text.index(gapo.positioning)
+    end = text.index("Novelty：", start)
+    claims = re.compile(r"(?ms)^[0-9]+\. .*?\n\n {3,}.*?\n\n")
+    write(
+        seeds / "2026-09-09-rerun.txt", text[:start] + claims.sub("", text[start:end]) + text[end:]
+    )
+
+    await ingest(sessions, [seeds / "2026-09-09-rerun.txt"])
+
+    assert await review_claims(sessions) == 133
+
+
 async def test_a_mistyped_arxiv_id_corrected_in_a_re_delivery_keeps_the_row(
     sessions: Sessions, tmp_path: Path
 ) -> None:
@@ -252,6 +274,24 @@ async def test_a_mistyped_arxiv_id_corrected_in_a_re_delivery_keeps_the_row(
     async with sessions() as session:
         ids = await session.execute(select(Paper.arxiv_id).order_by(Paper.arxiv_id))
     assert list(ids.scalars()) == ["2610.00001", "2610.00002"]
+
+
+async def test_an_id_another_file_lists_is_not_re_keyed_by_a_new_typo(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """Two days list Alpha as 2610.00001; one is re-delivered with the ID mistyped. The
+    other file still says 2610.00001: the row keeps it, and the re-delivery, which would
+    lose that paper, is suspect."""
+    write(tmp_path / "day-1.txt", huggingface_digest("2026-10-03", ALPHA_AND_BETA))
+    write(tmp_path / "day-2.txt", huggingface_digest("2026-10-04", ALPHA_AND_BETA))
+    await ingest(sessions, [tmp_path])
+    mistyped = [Entry("2610.00021", "Alpha", ALPHA_AND_BETA[0].abstract), ALPHA_AND_BETA[1]]
+    write(tmp_path / "day-2.txt", huggingface_digest("2026-10-04", mistyped))
+
+    report = await ingest(sessions, [tmp_path / "day-2.txt"])
+
+    assert len(report.suspect) == 1
+    assert sorted(await papers_by_key(sessions)) == ["arxiv:2610.00001", "arxiv:2610.00002"]
 
 
 async def test_a_listing_without_arxiv_lines_is_matched_by_title_when_the_abstract_changed(

@@ -383,3 +383,21 @@ def test_claims_of_a_paper_that_start_at_another_number_are_not_renumbered() -> 
 
     assert [[claim.number for claim in paper.claims] for paper in digest.papers] == [[3, 4]]
     assert "out of order" in digest.warnings[0].message
+
+
+def test_a_paper_whose_first_claim_was_removed_after_a_one_claim_paper_keeps_its_numbers() -> None:
+    """`1` then `2 3`: a paper of one claim, then one whose claim 1 was removed, not claims
+    numbered on through the file (that takes a paper of three claims or more before)."""
+    other = "2026-01-01\n\n本文提出 BarNet。\n\n背景。\n\n机制。\n\n实验。\n\n"
+    text = (
+        HEAD
+        + "1. 声明一。\n\n   Quote one.\n\n"
+        + REVIEW
+        + other[12:]
+        + "2. 声明二。\n\n   Quote two.\n\n3. 声明三。\n\n   Quote three.\n\n"
+        + REVIEW
+    )
+
+    digest = parse_digest(text)
+
+    assert [[claim.number for claim in paper.claims] for paper in digest.papers] == [[1], [2, 3]]

@@ -18,6 +18,7 @@ from jobs.parser import DigestParseError, parse_digest
 from jobs.parser.deep_read import NOTE
 from jobs.parser.text import decode_digest, unmangled
 from tests.parser.summary import seed_files
+from tests.parser.test_boundaries import assert_same_papers, papers
 
 MOJIBAKE = (
     "line 1: the file's text is UTF-8 that was read as Windows-1252 (or Latin-1) and saved "
@@ -266,6 +267,49 @@ def test_a_title_over_each_deep_read_is_left_out_and_moves_no_section(
     ]
     left_out = [w for w in digest.warnings if "belongs to no paper" in w.message]
     assert len(left_out) == len(deep_reads)
+
+
+# Where a line ends when each sentence, and each list item after a colon, has its own.
+SENTENCE_OR_LIST_ITEM = re.compile(
+    r"(?<=[。！？])(?=\S)|(?<=[.!?])\s+(?=[A-Z])|(?<=：)(?=\(?[a-h1-9][)）]|[一二三四五六]、)"
+)
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+def test_a_digest_written_a_sentence_a_line_keeps_its_paragraphs(seed: Path) -> None:
+    """Semantic line breaks: each sentence on its own line, blank lines between the
+    paragraphs, a list's lead-in ending in a colon. The blank lines say where paragraphs
+    end: its lines are not paragraphs, as a plain-text export's are."""
+    text = seed.read_text(encoding="utf-8")
+    lines = []
+    for line in text.split("\n"):
+        body = line.lstrip()
+        indent = line[: len(line) - len(body)]
+        parts = SENTENCE_OR_LIST_ITEM.split(body)
+        lines += [indent + part.strip() for part in parts if part.strip()] or [line]
+    written = "\n".join(lines)
+    assert written.count("\n") > 1.5 * text.count("\n")
+
+    assert_same_papers(papers(written), papers(text))
+
+
+def test_a_short_last_follow_up_naming_the_next_paper_is_no_title() -> None:
+    """A title is the name and little else; a follow-up mentioning the next paper's name
+    says more, and stays the paper's."""
+    text = (DEEP_READ_SEEDS[0]).read_text(encoding="utf-8")
+    digest = parse_digest(text)
+    index, following = next(
+        (i, paper) for i, paper in enumerate(digest.papers[1:], 1) if paper.positioning
+    )
+    before = digest.papers[index - 1]
+    assert before.follow_ups and following.positioning and following.name
+    short = f"跟进方向：把这一验证用于 {following.name} 等方法的输出核查"
+    edited = text.replace(before.follow_ups, short)
+
+    again = parse_digest(edited)
+
+    assert again.papers[index - 1].follow_ups == short
+    assert [p.name for p in again.papers] == [p.name for p in digest.papers]
 
 
 @pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
