@@ -550,8 +550,7 @@ async def _match_rows(
         own = await _papers_of(session, document.id)
         held = {row.id for row in own}
         for paper, row in await _id_corrected(session, document, unmatched, own, taken, keys):
-            found[paper.key] = row
-            taken.add(row.id)
+            found[paper.key] = row  # `taken` holds it now
         unmatched = [paper for paper in unmatched if paper.key not in found]
         others = await _named_alike(session, unmatched, held)
         free = [row for row in (*own, *others) if row.id not in taken]
