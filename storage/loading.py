@@ -387,25 +387,46 @@ def _emptied(row: Paper, before: Sequence[ClaimInput], after: Sequence[ClaimInpu
 
 def _holed(row: Paper, paper: PaperInput) -> list[str]:
     """The sections of `paper` that are their stored text with a block gone, cut where no
-    sentence ends (a transfer that lost part of the file; an edit removes sentences)."""
+    sentence ends (a transfer that lost part of the file; an edit removes sentences, or an
+    aside in brackets), each with the words before the gap."""
     label = _address(row)
-    return [
-        f"part of {label}'s {name.replace('_', ' ')}"
-        for name in (*_TEXTS_BEFORE_CLAIMS, *_TEXTS_AFTER_CLAIMS)
-        if _block_gone(paper.fields.get(name), getattr(row, name))
-    ]
+    holes = []
+    for name in (*_TEXTS_BEFORE_CLAIMS, *_TEXTS_AFTER_CLAIMS):
+        stored = getattr(row, name)
+        at = _block_gone(paper.fields.get(name), stored)
+        if at is not None:
+            before = " ".join(stored[max(0, at - _CONTEXT) : at].split())
+            holes.append(f"part of {label}'s {name.replace('_', ' ')}, after '…{before}'")
+    return holes
 
 
-def _block_gone(text: str | None, stored: str | None) -> bool:
+def _block_gone(text: str | None, stored: str | None) -> int | None:
+    """Where `text` is `stored` with a block of it gone that no edit would remove, or None.
+    A deletion that the texts leave room to place at a sentence's end or the text's start
+    (list items and sentences often begin alike), or that is one aside in brackets, is
+    an edit."""
     if not text or not stored:
-        return False
+        return None
     if "\ufffd" not in stored:  # a character the gap cut in two
         text = text.replace("\ufffd", "")
-    if len(stored) - len(text) < _LOST_BLOCK:
-        return False
+    missing = len(stored) - len(text)
+    if missing < _LOST_BLOCK:
+        return None
     head = _shared_start(text, stored)
-    tail = _shared_start(text[head:][::-1], stored[head:][::-1])
-    return head + tail == len(text) and not matching.ends_sentence(stored[:head].rstrip())
+    first = len(text) - _shared_start(text[::-1], stored[::-1])  # the earliest place for it
+    if max(first, 0) > head:
+        return None  # not one block gone: an edit
+    for at in range(max(first, 0), head + 1):
+        gone = stored[at : at + missing]
+        if at == 0 or matching.ends_sentence(stored[max(0, at - _CONTEXT) : at].rstrip()):
+            return None
+        if gone[:1] in _OPENING and gone[-1:] == _OPENING[gone[0]]:
+            return None
+    return head
+
+
+_OPENING = {"（": "）", "(": ")", "[": "]", "【": "】"}  # an aside's brackets
+_CONTEXT = 16  # characters shown before a gap
 
 
 def _shared_start(one: str, other: str) -> int:

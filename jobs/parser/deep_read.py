@@ -312,10 +312,10 @@ def parse_deep_reads(
 ) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
     warnings: list[DigestWarning] = []
     items = _classify(paras, warnings)
+    _renumber_through(items, warnings)
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
     open_read: _DeepRead | None = None  # the deep read whose tail may still be in `pending`
-    last_number = 0  # of the claims before, as written
     index = 0
     while index < len(items):
         item = items[index]
@@ -356,12 +356,7 @@ def parse_deep_reads(
         end = index
         while end < len(items) and items[end].kind == _CLAIM_ITEM:
             end += 1
-        run = items[index:end]
-        # Claims after text of their own: a paper's (claims split off by a stray paragraph
-        # between them have none, and are not numbered on).
-        numbered_on = _numbered_on(run, last_number if prose else 0, warnings)
-        last_number = numbered_on or (run[-1].number if run else 0)
-        claims = _paper_claims(run, warnings)
+        claims = _paper_claims(items[index:end], warnings)
         index = end
         review = None
         if index < len(items) and items[index].kind == _REVIEW_ITEM:
@@ -386,24 +381,41 @@ def parse_deep_reads(
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
 
 
-_NUMBERED_ON_AFTER = 3  # claims at least, of the paper before: not a paper's first ones lost
+_NUMBERED_ON_AFTER = 3  # claims at least, of every paper before a run numbered on
 
 
-def _numbered_on(run: list[_Item], before: int, warnings: list[DigestWarning]) -> int:
-    """A paper's claims numbered on through the file (`8 9 10` after a paper's `1 … 7`) are
-    read as numbered within it (`1 2 3`), with a warning; the last number as written, or 0
-    when they are not numbered on."""
-    first = run[0].number if run else 0
-    if first != before + 1 or before < _NUMBERED_ON_AFTER:
-        return 0
-    if [claim.number for claim in run] != list(range(first, first + len(run))):
-        return 0
-    for claim in run:
-        claim.number -= before
-    warnings.append(
-        DigestWarning(run[0].line, _NUMBERED_ON.format(first, before + len(run), len(run)))
-    )
-    return before + len(run)
+def _renumber_through(items: list[_Item], warnings: list[DigestWarning]) -> None:
+    """Claims numbered on through the file (`1 … 7`, then `8 … 19`, …) are read as numbered
+    within each paper (`1 … 12`), with a warning at each paper's first claim: when every
+    paper's claims, each run after its paper's text and without a gap, go on from the
+    paper before, of three claims or more. One run that does by chance is a paper whose
+    first claims were removed, and keeps its numbers."""
+    runs: list[list[_Item]] = []
+    index = 0
+    while index < len(items):
+        end = index
+        while end < len(items) and items[end].kind == _CLAIM_ITEM:
+            end += 1
+        if end == index:
+            index += 1
+            continue
+        if index == 0 or items[index - 1].kind != _PROSE:
+            return  # claims without text of their own: no paper's whole run
+        runs.append(items[index:end])
+        index = end
+    numbers = [[claim.number for claim in run] for run in runs]
+    if len(runs) < 2 or numbers[0][0] != 1:
+        return
+    for before, after in itertools.pairwise(numbers):
+        if after != list(range(before[-1] + 1, before[-1] + 1 + len(after))):
+            return
+        if len(before) < _NUMBERED_ON_AFTER:
+            return
+    for run, written in zip(runs[1:], numbers[1:], strict=True):
+        for claim in run:
+            claim.number -= written[0] - 1
+        warning = _NUMBERED_ON.format(written[0], written[-1], len(run))
+        warnings.append(DigestWarning(run[0].line, warning))
 
 
 def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
@@ -505,7 +517,7 @@ def _repeated(
 def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
     items: list[_Item] = []
     whole = [*map(_number_with_its_text, _run_together(paras))]
-    for paragraph, following in zip(whole, [*whole[1:], None], strict=False):
+    for at, (paragraph, following) in enumerate(zip(whole, [*whole[1:], None], strict=False)):
         first = paragraph.lines[0]
         body = first.strip()
         after_claim = bool(items) and items[-1].kind == _CLAIM_ITEM
@@ -521,7 +533,9 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 warnings.append(DigestWarning(paragraph.line, warning))
             else:
                 claim.quote_lines.extend(paragraph.lines)
-        elif after_claim and _splits_claim(items[-1], body, following):
+        elif after_claim and _splits_claim(
+            items[-1], body, whole[at + 1 : at + 1 + _QUOTE_GOES_ON]
+        ):
             # A blank line split the claim: its statement goes on before the quote, or its
             # quote goes on, unindented, before the next claim or the review.
             if items[-1].quote_lines:
@@ -666,26 +680,39 @@ def _quote_in_translation(first: str, body: str) -> bool:
 
 def _lost_statement(claim: _Item, following: Paragraph | None) -> bool:
     """Whether an indented quote after `claim`'s own is the quote of the claim numbered
-    between it and the next (`following`): a line lost, not a quote wrapped in two."""
+    between it and the next (`following`): a line lost, not a quote wrapped in two (which
+    goes on mid-sentence) before a gap a claim deleted left."""
+    if not claim.quote_lines:
+        return False
     numbered = None if following is None else _numbered(following.lines[0].strip())
-    return bool(claim.quote_lines) and numbered is not None and numbered[0] == claim.number + 2
+    return (
+        numbered is not None
+        and numbered[0] == claim.number + 2
+        and ends_sentence(claim.quote_lines[-1].rstrip())
+    )
 
 
-def _splits_claim(claim: _Item, body: str, following: Paragraph | None) -> bool:
+def _splits_claim(claim: _Item, body: str, after: Sequence[Paragraph]) -> bool:
     """Whether the paragraph `body` opens is a piece of `claim` that a blank line cut off:
     Chinese between its statement and its quote (the quote comes next), or English after
-    its quote that the next claim or the review follows."""
+    its quote that the next claim or the review follows, perhaps after more English (a
+    quote a line a sentence: a plain-text export). `after`: the paragraphs that follow."""
     # Chinese after a quoted claim (most often the next claim) or English before the quote
     # is no piece of it: one scan tells.
-    if following is None or claim.loose or has_cjk(body) == bool(claim.quote_lines):
+    if not after or claim.loose or has_cjk(body) == bool(claim.quote_lines):
         return False
     if _numbered(body) or _REVIEW.match(body):
         return False
-    next_first = following.lines[0]
+    next_first = after[0].lines[0]
     if not claim.quote_lines:
         return indent_of(next_first) >= QUOTE_INDENT and _reads_as_quote(next_first.strip())
-    next_body = next_first.strip()
-    return _numbered(next_body) is not None or _REVIEW.match(next_body) is not None
+    for paragraph in after:
+        next_body = paragraph.lines[0].strip()
+        if _numbered(next_body) is not None or _REVIEW.match(next_body) is not None:
+            return True
+        if has_cjk(next_body) or indent_of(paragraph.lines[0]) >= QUOTE_INDENT:
+            return False  # another paper's text, or a quote of something else
+    return False
 
 
 def _is_note(body: str) -> bool:
@@ -807,6 +834,7 @@ def _numbered(body: str) -> tuple[int, str, str, bool] | None:
 
 # A file whose lines run on within its paragraphs this many to one lost its blank lines.
 _WHOLE_LINES_SEEN, _WHOLE_LINES_SHARE = 20, 0.8
+_QUOTE_GOES_ON = 16  # lines a quote pasted a sentence a line may go on by before the next claim
 
 
 def _run_together(paras: Sequence[Paragraph]) -> Iterator[Paragraph]:
@@ -1051,7 +1079,7 @@ def _without_titles(run: list[_Item], warnings: list[DigestWarning]) -> list[_It
 
 
 def _title_over(text: str, positioning: str) -> bool:
-    """Whether `text` is the name `positioning` introduces, numbered or dressed (`**2. X**`,
+    """Whether `text` is the name `positioning` introduces, bare or numbered (`**2. X**`,
     `论文 2：X`, `【2】X`) and little else: a line saying more is the text of a paper."""
     if len(text) > TITLE_LIMIT or ends_sentence(text) or not _OPENS_PAPER.match(positioning):
         return False
@@ -1059,11 +1087,13 @@ def _title_over(text: str, positioning: str) -> bool:
     named = re.search(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", text, re.IGNORECASE)
     if named is None:
         return False
-    rest = NOT_LETTER.sub("", text[: named.start()] + text[named.end() :])
-    return len(rest) <= _TITLE_WORDING
+    around = text[: named.start()] + text[named.end() :]
+    wording = NOT_LETTER.sub("", around)
+    # A title numbers its paper, or is the bare name: `See also: X` is a paper's text.
+    return not wording or (len(wording) <= _TITLE_WORDING and any(map(str.isnumeric, around)))
 
 
-# Letters (CJK included) besides the name a title holds: `论文`, `Paper`, `Deep read`.
+# Letters (CJK included) besides the name and its number a title holds: `论文`, `Paper`.
 _TITLE_WORDING = 10
 
 

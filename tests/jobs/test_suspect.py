@@ -453,32 +453,60 @@ async def test_a_later_complete_review_with_fewer_claims_is_no_suspect(
     assert report.papers == {"new": 1, "updated": 1}
 
 
-@pytest.mark.parametrize("gap", ["mid-sentence", "a sentence"])
-async def test_a_block_lost_inside_a_section_is_refused_and_a_sentence_removed_is_an_edit(
+ASIDE = "（" + "其中的细节见附录，包括数据的来源、清洗的规则与评测的协议，" * 2 + "）"
+ITEMS = "其二，" + "第二个方面的说明较长，" * 4 + "到此为止。其三，" + "第三个方面。"
+
+
+def gapped(mechanism: str, gap: str) -> tuple[str, str]:
+    """WanPE's mechanism as first delivered, and again with `gap` taken out of it."""
+    ends = [m.end() for m in re.finditer("。", mechanism)]
+    if gap == "an aside in brackets":
+        first = mechanism[: ends[2] - 1] + ASIDE + mechanism[ends[2] - 1 :]
+        return first, mechanism
+    if gap == "an item that the next begins alike":
+        first = mechanism[: ends[2]] + ITEMS + mechanism[ends[2] :]
+        return first, first.replace(ITEMS[: ITEMS.index("其三")], "")
+    start, end = {
+        "mid-sentence": (ends[2] - 30, ends[2] + 200),
+        "a sentence": (ends[2], ends[3]),
+        "the first sentences": (0, ends[1]),
+    }[gap]
+    return mechanism, mechanism[:start] + mechanism[end:]
+
+
+@pytest.mark.parametrize(
+    "gap",
+    [
+        "mid-sentence",
+        "a sentence",
+        "the first sentences",
+        "an item that the next begins alike",
+        "an aside in brackets",
+    ],
+)
+async def test_a_block_lost_inside_a_section_is_refused_and_an_editors_cut_is_an_edit(
     sessions: Sessions, seeds: Path, gap: str
 ) -> None:
     """A transfer that lost a block of the file (neither its end nor zeros) leaves a section
-    that is its stored text with a piece gone from where no sentence ends: suspect. An
-    editor removes whole sentences: no suspect."""
-    await ingest(sessions, [seeds])
+    that is its stored text with a piece gone from where no sentence ends: suspect, named
+    with the words before the gap. An editor removes whole sentences, list items that begin
+    like the next, or an aside in brackets: no suspect."""
     text = SEED_TEXTS[AV_GRPO].decode()
     wanpe = next(paper for paper in parse_digest(text).papers if paper.name == "WanPE")
     assert wanpe.mechanism is not None
-    mechanism = wanpe.mechanism
-    ends = [m.end() for m in re.finditer("。", mechanism)]
-    if gap == "a sentence":
-        start, end = ends[2], ends[3]  # the fourth sentence, whole
-    else:
-        start, end = ends[2] - 30, ends[2] + 200
-    damaged = text.replace(mechanism, mechanism[:start] + mechanism[end:])
+    first, again = gapped(wanpe.mechanism, gap)
+    (seeds / AV_GRPO).write_text(text.replace(wanpe.mechanism, first), encoding="utf-8")
+    await ingest(sessions, [seeds])
+    damaged = text.replace(wanpe.mechanism, again)
 
-    if gap == "a sentence":
+    if gap == "mid-sentence":
+        lost = await refused(sessions, seeds / AV_GRPO, damaged)
+        cut = [m.end() for m in re.finditer("。", first)][2] - 30  # where the gap starts
+        assert lost == f"1 text (part of WanPE's mechanism, after '…{first[cut - 16 : cut]}')"
+    else:
         (seeds / AV_GRPO).write_text(damaged, encoding="utf-8")
         report = await ingest(sessions, [seeds / AV_GRPO])
         assert report.suspect == [] and report.errors == []
-    else:
-        lost = await refused(sessions, seeds / AV_GRPO, damaged)
-        assert lost == "1 text (part of WanPE's mechanism)"
 
 
 async def test_a_quote_trimmed_on_purpose_inside_a_file_is_no_cut(

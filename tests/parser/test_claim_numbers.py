@@ -401,3 +401,20 @@ def test_a_paper_whose_first_claim_was_removed_after_a_one_claim_paper_keeps_its
     digest = parse_digest(text)
 
     assert [[claim.number for claim in paper.claims] for paper in digest.papers] == [[1], [2, 3]]
+
+
+def test_one_run_going_on_from_the_paper_before_is_not_the_files_numbering() -> None:
+    """`1 2 3`, `4 5`, `1 2`: the second paper's first claims were removed; the third
+    starts over, so the file is not numbered through, and the second keeps its numbers."""
+
+    def paper(name: str, numbers: list[int]) -> str:
+        claims = "".join(f"{n}. 声明{n}。\n\n   Quote {name} {n}.\n\n" for n in numbers)
+        return f"本文提出 {name}。\n\n背景。\n\n机制。\n\n实验。\n\n{claims}{REVIEW}"
+
+    text = "2026-01-01\n\n" + paper("FooNet", [1, 2, 3]) + paper("BarNet", [4, 5])
+    text += paper("BazNet", [1, 2])
+
+    digest = parse_digest(text)
+
+    numbers = [[claim.number for claim in p.claims] for p in digest.papers]
+    assert numbers == [[1, 2, 3], [4, 5], [1, 2]]

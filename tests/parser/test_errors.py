@@ -270,6 +270,18 @@ WARNING_CASES = [
         ],
         [[1, 2, 3]],
     ),
+    (  # the quote goes on mid-sentence: a claim deleted left the gap, no statement was lost
+        "a quote wrapped mid-sentence in two paragraphs, a claim deleted after it",
+        DEEP_READ_HEAD
+        + "1. 声明一。\n\n   The first quote goes on\n\n   across a blank line.\n\n"
+        + OTHER_CLAIM.replace("1. ", "3. ", 1)
+        + REVIEW,
+        [
+            "line 11: claim 3 is out of order: expected claim 2 (claims are numbered 1, 2, 3, "
+            "… within each paper); loaded as claim 3"
+        ],
+        [[1, 3]],
+    ),
     (
         "a quote wrapped in two paragraphs",
         DEEP_READ_HEAD

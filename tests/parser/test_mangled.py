@@ -224,22 +224,35 @@ def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, lab
 
 
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+@pytest.mark.parametrize("quotes", ["a line each", "a sentence a line"])
 def test_a_plain_text_export_without_blank_lines_or_indentation_reads_every_paper(
-    seed: Path,
+    seed: Path, quotes: str
 ) -> None:
     """What "save as plain text" from a word processor gives: a paragraph a line, no blank
     lines between them, no spaces before the quotes. Most lines end a sentence; the quotes
-    (verbatim extracts) and table rows some of them hold need not."""
+    (verbatim extracts) and table rows some of them hold need not. A quote pasted from a
+    PDF may keep its line breaks: a sentence a line, all of them its quote."""
     text = seed.read_text(encoding="utf-8")
-    exported = re.sub(r"\n\n+", "\n", re.sub(r"(?m)^ +", "", text))
+    lines = text.split("\n")
+    if quotes == "a sentence a line":  # a quote (indented) broken after each sentence
+        lines = [
+            piece
+            for line in lines
+            for piece in (
+                re.split(r"(?<=[a-z0-9%][.]) (?=[A-Z])", line) if line.startswith("   ") else [line]
+            )
+        ]
+        assert len(lines) > text.count("\n") + 5
+    pasted = "\n".join(lines)
+    exported = re.sub(r"\n\n+", "\n", re.sub(r"(?m)^ +", "", pasted))
     original, digest = parse_digest(text), parse_digest(exported)
 
     assert [replace(paper, line=0) for paper in digest.papers] == [
         replace(paper, line=0) for paper in original.papers
     ]
-    quotes = sum(len(paper.claims) for paper in original.papers)
+    claims = sum(len(paper.claims) for paper in original.papers)
     indented = [w for w in digest.warnings if "should be indented" in w.message]
-    assert len(indented) == quotes
+    assert len(indented) == claims
 
 
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
@@ -310,6 +323,24 @@ def test_a_short_last_follow_up_naming_the_next_paper_is_no_title() -> None:
 
     assert again.papers[index - 1].follow_ups == short
     assert [p.name for p in again.papers] == [p.name for p in digest.papers]
+
+
+@pytest.mark.parametrize("pointer", ["See also: {name}", "另见：{name}"])
+def test_a_pointer_to_the_next_paper_at_the_end_of_a_tail_is_no_title(pointer: str) -> None:
+    """`See also: X` after a paper's follow-ups names the next paper but numbers none: the
+    paper's text, not a title over the next."""
+    text = (DEEP_READ_SEEDS[0]).read_text(encoding="utf-8")
+    digest = parse_digest(text)
+    index = next(i for i, paper in enumerate(digest.papers[1:], 1) if paper.positioning)
+    before, following = digest.papers[index - 1], digest.papers[index]
+    assert before.follow_ups and following.name
+    line = pointer.format(name=following.name)
+    edited = text.replace(before.follow_ups, f"{before.follow_ups}\n\n{line}")
+
+    again = parse_digest(edited)
+
+    assert (again.papers[index - 1].follow_ups or "").endswith(line)
+    assert not [w for w in again.warnings if "belongs to no paper" in w.message]
 
 
 @pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
