@@ -231,6 +231,18 @@ async def test_a_listing_without_arxiv_lines_is_not_duplicated_by_its_later_list
     assert sorted(after.values()) == sorted(before.values())  # the same rows, re-keyed
 
 
+def without_claims_of(name: str) -> str:
+    """The deep-read seed with the claims of the paper of this name left out (their
+    extraction failed), its text and review kept."""
+    text = (SEEDS / DEEP_READS).read_text(encoding="utf-8")
+    paper = next(paper for paper in parse_digest(text).papers if paper.name == name)
+    assert paper.positioning
+    start = text.index(paper.positioning)
+    end = text.index("Novelty：", start)
+    claims = re.compile(r"(?ms)^[0-9]+\. .*?\n\n {3,}.*?\n\n")
+    return text[:start] + claims.sub("", text[start:end]) + text[end:]
+
+
 async def test_a_copy_without_the_claims_a_stored_paper_has_takes_none_of_them(
     sessions: Sessions, seeds: Path
 ) -> None:
@@ -238,15 +250,7 @@ async def test_a_copy_without_the_claims_a_stored_paper_has_takes_none_of_them(
     claim extraction failed for GAPO. Its sentences are all in the stored copy, but it is
     no completion: GAPO keeps its claims."""
     await ingest(sessions, [seeds])
-    text = (seeds / DEEP_READS).read_text(encoding="utf-8")
-    gapo = next(paper for paper in parse_digest(text).papers if paper.name == "GAPO")
-    assert gapo.positioning
-    start = text.index(gapo.positioning)
-    end = text.index("Novelty：", start)
-    claims = re.compile(r"(?ms)^[0-9]+\. .*?\n\n {3,}.*?\n\n")
-    write(
-        seeds / "2026-09-09-rerun.txt", text[:start] + claims.sub("", text[start:end]) + text[end:]
-    )
+    write(seeds / "2026-09-09-rerun.txt", without_claims_of("GAPO"))
 
     await ingest(sessions, [seeds / "2026-09-09-rerun.txt"])
 
@@ -356,14 +360,7 @@ async def test_a_deep_read_first_delivered_without_its_claims_is_completed_in_pl
     """A pipeline whose claim extraction failed for one paper delivers the day without its
     claims, then the whole day again under another name: the paper's sentences are then
     nearly all of the first copy's, a fraction of its own."""
-    text = (seeds / DEEP_READS).read_text(encoding="utf-8")
-    gapo = next(paper for paper in parse_digest(text).papers if paper.name == "GAPO")
-    assert gapo.positioning
-    start = text.index(gapo.positioning)
-    end = text.index("Novelty：", start)
-    claims = re.compile(r"(?ms)^[0-9]+\. .*?\n\n {3,}.*?\n\n")
-    without = text[:start] + claims.sub("", text[start:end]) + text[end:]
-    write(seeds / DEEP_READS, without)
+    write(seeds / DEEP_READS, without_claims_of("GAPO"))
     await ingest(sessions, [seeds])
     first = await paper_named(sessions, "GAPO")
     shutil.copy(SEEDS / DEEP_READS, seeds / "2026-09-09-rerun.txt")
