@@ -413,10 +413,10 @@ def _block_gone(text: str | None, stored: str | None) -> int | None:
     if missing < _LOST_BLOCK:
         return None
     head = _shared_start(text, stored)
-    first = len(text) - _shared_start(text[::-1], stored[::-1])  # the earliest place for it
-    if max(first, 0) > head:
-        return None  # not one block gone: an edit
-    for at in range(max(first, 0), head + 1):
+    first = max(len(text) - _shared_start(text[::-1], stored[::-1]), 0)  # its earliest place
+    if first > head or head - first > _PLACES:
+        return None  # not one block gone, or a text too repetitive to tell: an edit
+    for at in range(first, head + 1):
         gone = stored[at : at + missing]
         if at == 0 or matching.ends_sentence(stored[max(0, at - _CONTEXT) : at].rstrip()):
             return None
@@ -427,11 +427,20 @@ def _block_gone(text: str | None, stored: str | None) -> int | None:
 
 _OPENING = {"（": "）", "(": ")", "[": "]", "【": "】"}  # an aside's brackets
 _CONTEXT = 16  # characters shown before a gap
+_PLACES = 256  # where a gap could be, at most, before the text is too repetitive to tell
 
 
 def _shared_start(one: str, other: str) -> int:
-    unlike = (i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b)
-    return next(unlike, min(len(one), len(other)))
+    """How many characters the two start with alike: halving, each test one comparison in C
+    (a section may be megabytes long, and this runs on the event loop)."""
+    low, high = 0, min(len(one), len(other))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _address(row: Paper) -> str:

@@ -1071,17 +1071,21 @@ def _without_titles(run: list[_Item], warnings: list[DigestWarning]) -> list[_It
     with a warning; between two deep reads it would be taken for the first one's tail."""
     kept: list[_Item] = []
     for item, following in itertools.zip_longest(run, run[1:]):
-        if following is not None and _title_over(item.text, following.text):
+        if following is not None and _title_over(item.text, following):
             warnings.append(DigestWarning(item.line, _PREAMBLE))
         else:
             kept.append(item)
     return kept
 
 
-def _title_over(text: str, positioning: str) -> bool:
-    """Whether `text` is the name `positioning` introduces, bare or numbered (`**2. X**`,
-    `论文 2：X`, `【2】X`) and little else: a line saying more is the text of a paper."""
-    if len(text) > TITLE_LIMIT or ends_sentence(text) or not _OPENS_PAPER.match(positioning):
+def _title_over(text: str, following: _Item) -> bool:
+    """Whether `text` is the name the positioning `following` introduces, bare or numbered
+    (`**2. X**`, `论文 2：X`, `【2】X`) and little else: a line saying more is the text of a
+    paper. Asked of every paragraph between two papers: the cheap tests first."""
+    if len(text) > TITLE_LIMIT or ends_sentence(text):
+        return False
+    positioning = following.text
+    if not _OPENS_PAPER.match(positioning):
         return False
     name = derive_name(positioning, positioning) or fallback_name(positioning, positioning)
     named = re.search(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", text, re.IGNORECASE)

@@ -19,6 +19,7 @@ from sqlalchemy import select
 import jobs.ingest
 from jobs.ingest import MB, ingest
 from jobs.parser import deep_read, parse_digest
+from storage import loading
 from storage.db import Sessions
 from storage.models import Claim, Document, Paper
 from storage.status import store_status
@@ -651,3 +652,28 @@ async def test_a_listings_last_link_written_without_its_version_is_no_cut(
     report = await ingest(sessions, [seeds / name])
 
     assert report.suspect == [] and report.errors == []
+
+
+SENTENCES = st.lists(
+    st.text(alphabet="ab。，（）. 模型", min_size=1, max_size=40), min_size=1, max_size=12
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SENTENCES, st.integers(min_value=0), st.integers(min_value=0, max_value=400))
+def test_the_gap_check_places_a_gap_where_the_texts_allow_and_never_fails(
+    pieces: list[str], start: int, size: int
+) -> None:
+    """Any stored text, any block taken out of it (repetitive text, brackets, sentence ends
+    anywhere): the check answers None or where the gap starts, a place the two texts
+    allow, and a block taken from the text's start is always an edit."""
+    stored = "".join(pieces)
+    start %= len(stored) + 1
+    text = stored[:start] + stored[start + size :]
+
+    at = loading._block_gone(text, stored)
+
+    if at is not None:
+        assert text[:at] == stored[:at]
+        assert stored[at + len(stored) - len(text) :] == text[at:]
+    assert loading._block_gone(stored[size:], stored) is None
