@@ -236,6 +236,9 @@ async def ask_all(store: Store, questions: Sequence[Question]) -> None:
         "PAPERBOT_DATABASE_URL": store.url,
         "PAPERBOT_INGEST_SCHEDULE": "",
         "PAPERBOT_INDEX_DIR": "none",
+        # The model the ingest embedded with (it reads the environment): another one's
+        # vectors would be ignored, and the run measured lexical search alone.
+        "PAPERBOT_EMBEDDER": os.environ.get("PAPERBOT_EMBEDDER", "auto"),
     }
     settings = load_settings(env, dotenv_path=Path("/nonexistent"))
     began = time.perf_counter()
