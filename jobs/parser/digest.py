@@ -19,6 +19,7 @@ from .text import (
     DRESSING,
     LOST,
     digest_lines,
+    lines_starting,
     nul_hole,
     paragraphs,
     unescaped,
@@ -46,7 +47,11 @@ _OTHER_DATE = re.compile(
     r"[a-z]*\.?)[)）]?)?(?:\*\*)?",
     re.IGNORECASE,
 )
-_DATE_STARTS = frozenset("0123456789#*")
+# What a line (leading spaces aside) must start with to be a date line, or a HuggingFace
+# header (`HEADER`: its dressing, or the name in either case).
+_DIGITS = tuple("0123456789")
+_DATE_STARTS = (*_DIGITS, "#", "*")
+_HEADER_STARTS = ("#", "*", "h", "H")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
 # A first line this short that holds a date among other words is a title with the date in
 # it (`论文精读 2026-09-28`, `Deep reads, September 28, 2026`); and a line this short that
@@ -184,11 +189,12 @@ def _other_format(lines: Sequence[str], first: int) -> int | None:
     head = lines[first].strip()
     if _is_date(head):
         opens: Callable[[str], object] = _dated_header
+        starts = _HEADER_STARTS
     elif HEADER.fullmatch(head):
-        opens = _DATE.fullmatch
+        opens, starts = _DATE.fullmatch, _DIGITS
     else:
         return None
-    later = range(first + 1, len(lines))
+    later = lines_starting(lines, first + 1, starts)
     return next((index for index in later if opens(lines[index].strip())), None)
 
 
@@ -287,7 +293,7 @@ def _huggingface(
     # list run into this one.
     later = [
         (index, lines[index].strip())
-        for index in range(first + 1, len(lines))
+        for index in lines_starting(lines, first + 1, _HEADER_STARTS)
         if (other := HEADER.fullmatch(lines[index].strip()))
         and other.group(1) is not None
         and _date_or_none(other.group(1)) != digest_date
@@ -368,7 +374,7 @@ def _date_match(value: str) -> re.Match[str] | None:
 
 def _is_date(line: str) -> bool:
     """Whether a line is a date line, in any form the first line may take."""
-    return line[:1] in _DATE_STARTS and _date_match(line) is not None  # most fail at once
+    return line.startswith(_DATE_STARTS) and _date_match(line) is not None  # most fail at once
 
 
 def _joined(later: Sequence[tuple[int, str]], digest_date: date) -> list[DigestWarning]:

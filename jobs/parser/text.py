@@ -6,8 +6,9 @@ Real exports come with a BOM, CRLF line ends, trailing spaces and stray blank li
 
 import codecs
 import html
+import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from .errors import DigestParseError
@@ -265,6 +266,15 @@ def indent_of(line: str) -> int:
         return 0
     prefix = line[: len(line) - len(line.lstrip())]
     return len(prefix.expandtabs(TAB_WIDTH))
+
+
+def lines_starting(lines: Sequence[str], start: int, starts: tuple[str, ...]) -> Iterator[int]:
+    """The indexes from `start` of the lines whose text (leading spaces aside) starts with
+    one of `starts`: the lines a scan of a whole file for a rare kind of line (a header)
+    needs to look at, found in C, at half the cost of testing each line in Python."""
+    stripped = map(str.lstrip, itertools.islice(lines, start, None))
+    flags = map(str.startswith, stripped, itertools.repeat(starts))
+    return itertools.compress(itertools.count(start), flags)
 
 
 class Paragraph(NamedTuple):  # a tuple: the parser makes one for every paragraph

@@ -14,6 +14,7 @@ from jobs.parser import (
     decode_digest,
     parse_digest,
 )
+from jobs.parser.text import lines_starting
 from tests.parser.summary import seed_files
 
 SEED_LINES = [seed.read_text(encoding="utf-8").split("\n") for seed in seed_files()]
@@ -156,3 +157,17 @@ def test_random_bytes(data: bytes) -> None:
         return
     assert text.strip()
     parse_or_refuse(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet=" \t\u3000#*hHx0", max_size=6), max_size=12),
+    st.integers(0, 14),
+    st.lists(st.text(alphabet="#*hH0", min_size=1, max_size=2), min_size=1, max_size=3),
+)
+def test_lines_starting_are_the_lines_a_test_of_each_finds(
+    lines: list[str], start: int, starts: list[str]
+) -> None:
+    # The whole-file scans for headers look only at these lines.
+    wanted = [i for i in range(start, len(lines)) if lines[i].strip().startswith(tuple(starts))]
+    assert list(lines_starting(lines, start, tuple(starts))) == wanted
