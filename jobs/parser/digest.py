@@ -49,9 +49,9 @@ _OTHER_DATE = re.compile(
 )
 # What a line (leading spaces aside) must start with to be a date line, or a HuggingFace
 # header (`HEADER`: its dressing, or the name in either case).
-_DIGITS = tuple("0123456789")
+_DIGITS: tuple[str, ...] = tuple("0123456789")
 _DATE_STARTS = (*_DIGITS, "#", "*")
-_HEADER_STARTS = ("#", "*", "h", "H")
+_HEADER_STARTS: tuple[str, ...] = ("#", "*", "h", "H")
 _DATE_LIKE = re.compile(r"[0-9]{4}\s*[-/.]")  # a date line, if not a well-formed one
 # A first line this short that holds a date among other words is a title with the date in
 # it (`论文精读 2026-09-28`, `Deep reads, September 28, 2026`); and a line this short that
