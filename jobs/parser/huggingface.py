@@ -17,10 +17,11 @@ dressed as a markdown export writes them (`- Authors:`, `**Abstract:**`).
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from storage.paper_keys import arxiv_key, find_arxiv_id, legacy_key, text_key
+from storage.paper_keys import arxiv_key, find_arxiv_id, fingerprint, legacy_key, text_key
 
 from .errors import DigestWarning
 from .model import KIND_HUGGINGFACE, ParsedPaper
@@ -114,6 +115,10 @@ _OTHER_ID = (
     "the entry's arXiv ID {0} is not the one its links give ({1}), a typo in one of them; "
     "read as {0}"
 )
+_PASTED_ID = (
+    "this entry and the one at line {0} carry the same arXiv ID ({1}) but another title and "
+    "abstract, as if metadata were pasted from one to the other; this one read {2}"
+)
 _UNLABELLED = "the analysis has no 'LLM Analysis' line before it: read from its first question on"
 _UNTITLED = (
     "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
@@ -178,7 +183,7 @@ def parse_entries(
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
         for position, (begin, title) in enumerate(starts.items(), start=1)
     ]
-    papers = tuple(paper for paper, _ in entries)
+    papers, pasted = _apart(tuple(paper for paper, _ in entries))
     untitled = (
         DigestWarning(begin + 1, _UNTITLED.format(paper.title))
         for paper, (begin, title) in zip(papers, starts.items(), strict=True)
@@ -191,7 +196,62 @@ def parse_entries(
         if (other := _other_linked_id(paper)) is not None
     )
     # parse_digest puts every warning in line order
-    return papers, (*untitled, *unnumbered, *unlabelled, *conflicting)
+    return papers, (*untitled, *unnumbered, *unlabelled, *conflicting, *pasted)
+
+
+def _apart(papers: tuple[ParsedPaper, ...]) -> tuple[tuple[ParsedPaper, ...], list[DigestWarning]]:
+    """The entries, one of two that carry the same arXiv ID but are different papers (their
+    titles and abstracts differ: an ID line or a metadata block pasted from the entry
+    next to it) keyed apart: the one whose links give another ID, else the later one, is
+    read by the ID its links give, or else by its text, without an ID. Neither is taken
+    for the other, which would drop it. An entry listed twice keeps its key; parse_digest
+    reads it once."""
+    kept = list(papers)
+    holder: dict[str, int] = {}  # key -> the index of the entry read by it
+    warnings: list[DigestWarning] = []
+    for index, paper in enumerate(papers):
+        at = holder.get(paper.key)
+        if at is None or paper.arxiv_id is None or _same_entry(kept[at], paper):
+            holder.setdefault(paper.key, index)
+            continue
+        earlier_pasted = _other_linked_id(kept[at]) and not _other_linked_id(paper)
+        pasted, other = (at, index) if earlier_pasted else (index, at)
+        kept[pasted], how = _keyed_apart(kept[pasted], holder)
+        said = _PASTED_ID.format(kept[other].line, kept[other].arxiv_id, how)
+        warnings.append(DigestWarning(kept[pasted].line, said))
+        holder[kept[other].key] = other
+        holder.setdefault(kept[pasted].key, pasted)
+    return tuple(kept), warnings
+
+
+def _keyed_apart(paper: ParsedPaper, taken: Mapping[str, int]) -> tuple[ParsedPaper, str]:
+    linked = _other_linked_id(paper)
+    if linked is not None and arxiv_key(linked) not in taken:
+        return replace(paper, key=arxiv_key(linked), arxiv_id=linked), (
+            f"as {linked}, the ID its links give"
+        )
+    return _without_id(paper), "without an arXiv ID"
+
+
+def _same_entry(one: ParsedPaper, other: ParsedPaper) -> bool:
+    """Whether two entries are one paper listed twice: the same title or abstract."""
+    return fingerprint(one.title or "") == fingerprint(other.title or "") or (
+        one.abstract_en is not None
+        and fingerprint(one.abstract_en) == fingerprint(other.abstract_en or "")
+    )
+
+
+def _without_id(paper: ParsedPaper) -> ParsedPaper:
+    """The entry keyed by its text, as one listed without arXiv lines, and without the
+    links that name another entry's paper."""
+    text = paper.abstract_en or paper.title or ""
+    links = {
+        name: None
+        if find_arxiv_id(getattr(paper, name)) == paper.arxiv_id
+        else getattr(paper, name)
+        for name in ("pdf_url", "arxiv_url", "coolpaper_url")
+    }
+    return replace(paper, key=text_key(text), arxiv_id=None, aliases=(legacy_key(text),), **links)
 
 
 def _other_linked_id(paper: ParsedPaper) -> str | None:

@@ -352,3 +352,47 @@ def test_an_arxiv_id_line_its_links_contradict_is_read_with_a_warning() -> None:
         f"line {first.line}: the entry's arXiv ID {typo} is not the one its links give "
         f"({first.arxiv_id}), a typo in one of them; read as {typo}"
     ]
+
+
+def _with_id_line(text: str, of: ParsedPaper, given: str) -> str:
+    assert of.arxiv_id is not None
+    return re.sub(rf"(?m)^(Arxiv ID: ){re.escape(of.arxiv_id)}$", rf"\g<1>{given}", text)
+
+
+@pytest.mark.parametrize("pasted", [1, 0])  # into the later entry, or into the earlier
+def test_an_id_line_pasted_from_the_next_entry_drops_neither(pasted: int) -> None:
+    """An entry given its neighbour's `Arxiv ID:` line, its own links kept: both entries
+    stay, the one whose links disagree read by its links' ID, with a warning naming both."""
+    papers = parse_digest(LIST).papers
+    one, two = papers[0], papers[1]
+    source, target = (one, two) if pasted else (two, one)
+    assert source.arxiv_id is not None and target.arxiv_id is not None
+
+    digest = parse_digest(_with_id_line(LIST, target, source.arxiv_id))
+
+    assert [(p.key, p.title) for p in digest.papers] == [(p.key, p.title) for p in papers]
+    assert [str(w) for w in digest.warnings if "same arXiv ID" in str(w)] == [
+        f"line {target.line}: this entry and the one at line {source.line} carry the same arXiv "
+        f"ID ({source.arxiv_id}) but another title and abstract, as if metadata were pasted from "
+        f"one to the other; this one read as {target.arxiv_id}, the ID its links give"
+    ]
+
+
+def test_a_metadata_block_pasted_from_the_entry_above_keeps_the_entry_without_an_id() -> None:
+    """Every ID and link of the entry above pasted into the next: nothing tells its own
+    ID, so it is read by its text (as a list without arXiv lines is), never dropped as
+    that entry listed again, and without links to the other paper."""
+    papers = parse_digest(LIST).papers
+    one, two = papers[0], papers[1]
+    assert one.arxiv_id is not None and two.arxiv_id is not None
+    text = LIST.replace(two.arxiv_id, one.arxiv_id)
+
+    digest = parse_digest(text)
+
+    assert len(digest.papers) == len(papers)
+    second = digest.papers[1]
+    assert (second.title, second.abstract_en) == (two.title, two.abstract_en)
+    assert second.arxiv_id is None and second.key.startswith("text:")
+    assert not {second.pdf_url, second.arxiv_url, second.coolpaper_url} - {None}
+    assert digest.papers[0].key == one.key
+    assert any("this one read without an arXiv ID" in str(w) for w in digest.warnings)
