@@ -243,15 +243,21 @@ def _same_entry(one: ParsedPaper, other: ParsedPaper) -> bool:
 
 def _without_id(paper: ParsedPaper) -> ParsedPaper:
     """The entry keyed by its text, as one listed without arXiv lines, and without the
-    links that name another entry's paper."""
+    links that name the other entry's paper."""
     text = paper.abstract_en or paper.title or ""
-    links = {
-        name: None
-        if find_arxiv_id(getattr(paper, name)) == paper.arxiv_id
-        else getattr(paper, name)
-        for name in ("pdf_url", "arxiv_url", "coolpaper_url")
-    }
-    return replace(paper, key=text_key(text), arxiv_id=None, aliases=(legacy_key(text),), **links)
+
+    def own(link: str | None) -> str | None:
+        return None if find_arxiv_id(link) == paper.arxiv_id else link
+
+    return replace(
+        paper,
+        key=text_key(text),
+        arxiv_id=None,
+        aliases=(legacy_key(text),),
+        pdf_url=own(paper.pdf_url),
+        arxiv_url=own(paper.arxiv_url),
+        coolpaper_url=own(paper.coolpaper_url),
+    )
 
 
 def _other_linked_id(paper: ParsedPaper) -> str | None:
