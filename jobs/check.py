@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -71,4 +72,6 @@ def check(paths: Sequence[Path], max_file_mb: float) -> CheckReport:
             ]
         else:
             report.problems.append({"path": str(path), "problem": parsed})
+    for entries in (report.problems, report.skipped):  # read in delivery order, listed by name
+        entries.sort(key=itemgetter("path"))
     return report

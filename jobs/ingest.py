@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -59,6 +60,9 @@ _COPIED = (
     "mechanism", "experiments", "novelty", "soundness", "significance", "limitations",
     "follow_ups",
 )  # fmt: skip
+
+
+_PATH = itemgetter("path")
 
 
 @dataclass
@@ -105,6 +109,12 @@ class IngestReport:
 
     def skip(self, path: Path, reason: str) -> None:
         self.skipped.append({"path": str(path), "reason": reason})
+
+    def by_path(self) -> None:
+        """Each list by file name (each file's own in line order): files are read in the
+        order they were delivered (jobs.selection), a report is read by name."""
+        for entries in (self.errors, self.skipped, self.warnings, self.suspect):
+            entries.sort(key=_PATH)
 
 
 def digest_files(paths: Iterable[Path], report: IngestReport) -> list[Path]:
@@ -228,6 +238,7 @@ async def ingest(
             progress.started(len(files))
         options = _Options(force, accept_losses, max_file_mb, settle_seconds)
         await _ingest_files(sessions, files, options, report, progress, parse_pool)
+        report.by_path()
         await _finish_indexes(sessions, stored=any(report.papers.values()))
         interrupted = False
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -497,3 +498,37 @@ async def test_an_edited_abstract_only_entry_that_joined_a_listed_paper_stays_jo
 
     assert report.suspect == [] and report.errors == []
     assert list(await papers_by_key(sessions)) == ["arxiv:2610.00001"]
+
+
+async def claim_text(sessions: Sessions, name: str, number: int) -> str:
+    async with sessions() as session:
+        query = select(Claim.text_zh).join(Paper).where(Paper.name == name, Claim.number == number)
+        return (await session.execute(query)).scalar_one()
+
+
+@pytest.mark.parametrize("edited_last", ["correction", "original"])
+async def test_of_two_files_of_one_date_the_one_delivered_last_wins_every_read(
+    sessions: Sessions, tmp_path: Path, edited_last: str
+) -> None:
+    """A correction sent as a second file of the same date (`…-fixed.txt`, which sorts
+    before the original) beside the original: the file delivered last holds the paper,
+    after a re-scan and after a forced re-read too (a new parser re-reads every file)."""
+    folder = tmp_path / "digests"
+    folder.mkdir()
+    original, correction = folder / "2026-09-09.txt", folder / "2026-09-09-fixed.txt"
+    shutil.copy(SEEDS / DEEP_READS, original)
+    os.utime(original, ns=(10**18, 10**18))
+    await ingest(sessions, [folder])
+    said = "ENEAS 在 HOTA（9.23 vs 9.19）"
+    corrected = "ENEAS 在 HOTA（9.24 vs 9.19，已更正）"
+    text = original.read_text(encoding="utf-8").replace(said, corrected)
+    correction.write_text(text, encoding="utf-8")
+    os.utime(correction, ns=(2 * 10**18, 2 * 10**18))
+    if edited_last == "original":  # the original, edited again after the correction came
+        edit(original, said, "ENEAS 在 HOTA（9.25 vs 9.19）")
+        os.utime(original, ns=(3 * 10**18, 3 * 10**18))
+    wanted = {"correction": corrected, "original": "ENEAS 在 HOTA（9.25 vs 9.19）"}[edited_last]
+
+    for force in (False, False, True):
+        await ingest(sessions, [folder], force=force)
+        assert wanted in await claim_text(sessions, "ENEAS", 3)
