@@ -55,8 +55,22 @@ SUBTITLE_LIMIT = 120
 _TRAILING = " ，,、；;：:（(—-"
 
 
+# Letters, digits and hyphens typed full width (`ＧＡＰＯ`: a Chinese input method left in
+# that mode) are read as the ASCII ones they stand for, one character for one.
+_FULL_WIDTH = re.compile("[\uff0d\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+_NARROWED = {
+    code: code - 0xFEE0
+    for code in (0xFF0D, *range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))
+}
+
+
+def _narrow(text: str) -> str:
+    return text.translate(_NARROWED) if _FULL_WIDTH.search(text) else text
+
+
 def derive_name(first_paragraph: str, entry_text: str) -> str | None:
     """The short name of the method or system an untitled entry is about, or None."""
+    first_paragraph, entry_text = _narrow(first_paragraph), _narrow(entry_text)
     cued = dict.fromkeys(  # ordered, so ties resolve the same way in every process
         match.group()
         for match in _TOKENS.finditer(first_paragraph)
@@ -89,6 +103,7 @@ TITLE_LIMIT = 80
 
 def fallback_name(first_paragraph: str, entry_text: str) -> str:
     """A name for a deep read that introduces none (see the module): never empty."""
+    first_paragraph, entry_text = _narrow(first_paragraph), _narrow(entry_text)
     acronym = _DEFINED_ACRONYM.search(first_paragraph)
     if acronym:
         token = acronym.group(1)

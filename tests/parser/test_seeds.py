@@ -9,6 +9,7 @@ from jobs.parser import (
     KIND_DEEP_READ,
     KIND_HUGGINGFACE,
     ParsedPaper,
+    parse_digest,
 )
 from jobs.parser.naming import fallback_name
 from tests.parser.summary import parse_file, seed_files
@@ -124,3 +125,19 @@ def test_keys_are_unique_and_positions_follow_the_file() -> None:
         assert [paper.line for paper in digest.papers] == sorted(
             paper.line for paper in digest.papers
         )
+
+
+def test_a_name_typed_full_width_where_it_is_introduced_is_the_same_name() -> None:
+    """`ＧＡＰＯ 是…`, `本文提出 ＥＮＥＡＳ（…）` (a Chinese input method left in full-width mode
+    for the first mention): the papers keep the names, and so their addresses."""
+    deep_reads = next(seed for seed in seed_files() if seed.name.startswith("004"))
+    text = deep_reads.read_text(encoding="utf-8")
+    wide = str.maketrans({c: chr(ord(c) + 0xFEE0) for c in "GAPOENS"})
+    for opening in ("GAPO 是一篇", "本文提出 ENEAS（"):
+        assert text.count(opening) == 1
+        text = text.replace(opening, opening.translate(wide))
+
+    names = [paper.name for paper in parse_digest(text).papers]
+
+    assert names == [paper.name for paper in parse_file(deep_reads).papers]
+    assert {"GAPO", "ENEAS"} <= set(names)
