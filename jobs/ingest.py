@@ -203,6 +203,7 @@ def paper_input(paper: ParsedPaper) -> loading.PaperInput:
         fields=fields,
         claims=claims,
         aliases=paper.aliases,
+        line=paper.line,
     )
 
 
@@ -524,7 +525,8 @@ async def _store(
         report.fail(file.path, internal_error(error))
         return
     report.documents[outcome] += 1
-    report.warnings += [{"path": str(file.path), "warning": w} for w in file.parsed.warnings]
+    warnings = (*file.parsed.warnings, *saved.named_apart)
+    report.warnings += [{"path": str(file.path), "warning": w} for w in warnings]
     report.papers["new"] += saved.papers_new
     report.papers["updated"] += saved.papers_updated
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple, cast
@@ -85,6 +86,7 @@ class PaperInput:
     fields: Mapping[str, Any]  # Paper column -> value; None and empty values never erase
     claims: Sequence[ClaimInput] = ()
     aliases: tuple[str, ...] = ()  # other keys the same paper may be stored under
+    line: int = 0  # where it starts in its file, for a warning about it
     search: Mapping[str, str | None] = field(init=False)  # the derived columns of `fields`
     claim_search: tuple[str, ...] = field(init=False)  # the search text of each claim
 
@@ -127,6 +129,7 @@ class SaveResult:
     # the text it ends in, ended early (`GAPO#10's quote`), and the sections after it.
     cut_short: list[str] = field(default_factory=list)
     lost_texts: list[str] = field(default_factory=list)
+    named_apart: list[str] = field(default_factory=list)  # warnings: papers given a new name
 
     @property
     def loses(self) -> bool:
@@ -248,12 +251,15 @@ async def save_document(
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
     held_before = await _held_by(session, document.id)
     existing = await _match_rows(session, document, unique)
+    unique, named_apart = await _named_apart(session, unique, existing)
+    if named_apart:
+        document.error = "\n".join([*warnings, *named_apart])
     known = [paper for paper in unique if paper.key in existing]
     known_ids = [existing[p.key].id for p in known]
     newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
     deferring = {p.key for p in known if _defers(p, existing[p.key], newer)}
     await _take_new_keys(session, existing, deferring)
-    result = SaveResult()
+    result = SaveResult(named_apart=named_apart)
     ids: dict[str, int] = {}
 
     fresh = [paper for paper in unique if paper.key not in existing]
@@ -369,6 +375,70 @@ async def _held_elsewhere(session: AsyncSession, papers: set[int]) -> dict[int, 
 
 
 _KEYS = ("title_key", "name_key", "abstract_key")
+
+
+async def _named_apart(
+    session: AsyncSession, papers: list[PaperInput], existing: Mapping[str, Paper]
+) -> tuple[list[PaperInput], list[str]]:
+    """The papers, each named apart from every other named paper (deep reads, abstract-only
+    entries), so that each claim has an address of its own (`GAPO#3`): a paper the file
+    calls by another's name keeps its stored name, and a new one is numbered (`GAPO-2`),
+    with a warning. Short acronyms are reused by unrelated papers. A listing's paper has no
+    name (its address is by its title's word, its claims `#a1`, …) and clashes with none."""
+    wanted = {p.key: lookup_keys.name_key(p.fields["name"]) for p in papers if p.fields.get("name")}
+    holders: dict[str, set[int | str]] = {}  # name key -> the papers (ids, new ones' keys)
+    listed = sorted(set(wanted.values()))
+    for start in range(0, len(listed), _CHUNK):
+        rows = await session.execute(
+            select(Paper.name_key, Paper.id).where(
+                Paper.name_key.in_(listed[start : start + _CHUNK]), Paper.name.is_not(None)
+            )
+        )
+        for key, paper_id in rows:
+            holders.setdefault(str(key), set()).add(paper_id)
+    named: list[PaperInput] = []
+    notes: list[str] = []
+    for paper in papers:
+        key = wanted.get(paper.key)
+        row = existing.get(paper.key)
+        itself: int | str = row.id if row is not None else paper.key
+        if key is None:
+            named.append(paper)
+            continue
+        if not holders.get(key, set()) - {itself}:
+            holders.setdefault(key, set()).add(itself)
+            named.append(paper)
+            continue
+        name = str(paper.fields["name"])
+        if row is not None:  # stored: it keeps the name it has
+            if not row.name or row.name == name:
+                named.append(paper)
+                continue
+            new = row.name
+        else:
+            new = await _free_name(session, name, holders)
+            notes.append(
+                f"line {paper.line}: another paper is called {name}; this one is named {new}, "
+                f"so that its claims have addresses of their own ({new}#1, …)"
+            )
+        holders.setdefault(lookup_keys.name_key(new), set()).add(itself)
+        named.append(await asyncio.to_thread(replace, paper, fields={**paper.fields, "name": new}))
+    return named, notes
+
+
+async def _free_name(
+    session: AsyncSession, name: str, holders: Mapping[str, set[int | str]]
+) -> str:
+    """`name-2`, `name-3`, …: the first that no paper has."""
+    for number in itertools.count(2):
+        new = f"{name}-{number}"
+        key = lookup_keys.name_key(new)
+        if key in holders:
+            continue
+        taken = await session.execute(select(Paper.id).where(Paper.name_key == key).limit(1))
+        if taken.first() is None:
+            return new
+    raise AssertionError("unreachable")
 
 
 async def _held_by(session: AsyncSession, document_id: int) -> dict[int, str]:

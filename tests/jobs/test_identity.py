@@ -14,6 +14,7 @@ from jobs.ingest import ingest
 from jobs.parser import decode_digest, deep_read, parse_digest
 from storage.db import Sessions
 from storage.models import Claim, Document, Paper, PaperDocument
+from storage.search import find_claim
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 DEEP_READS = "004_ee791cd1952f5dee.txt"
@@ -532,3 +533,33 @@ async def test_of_two_files_of_one_date_the_one_delivered_last_wins_every_read(
     for force in (False, False, True):
         await ingest(sessions, [folder], force=force)
         assert wanted in await claim_text(sessions, "ENEAS", 3)
+
+
+async def test_a_new_paper_of_a_taken_name_is_numbered_so_each_claim_has_one_address(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """Another paper called GAPO (acronyms are reused) arrives after the seeds' GAPO: it is
+    named GAPO-2, with a warning, so `GAPO#3` and `GAPO-2#3` each name one claim; re-read,
+    both keep their names."""
+    write(tmp_path / "2026-09-09.txt", (SEEDS / DEEP_READS).read_text(encoding="utf-8"))
+    await ingest(sessions, [tmp_path])
+    other = (SEEDS / "000_e3eab0f621521816.txt").read_text(encoding="utf-8")
+    write(tmp_path / "2026-09-28.txt", other.replace("X-Planner", "GAPO"))
+
+    report = await ingest(sessions, [tmp_path])
+
+    (warning,) = [w["warning"] for w in report.warnings if "GAPO-2" in w["warning"]]
+    assert warning.endswith(
+        "another paper is called GAPO; this one is named GAPO-2, so that its claims have "
+        "addresses of their own (GAPO-2#1, …)"
+    )
+    for force in (False, True):
+        await ingest(sessions, [tmp_path], force=force)
+        async with sessions() as session:
+            first = await find_claim(session, "GAPO#3")
+            second = await find_claim(session, "GAPO-2#3")
+        assert first is not None and second is not None
+        assert [hit.paper.name for hit in (*first.hits, *second.hits)] == ["GAPO", "GAPO-2"]
+        assert "AIME" in first.hits[0].quote_en + first.hits[0].text_zh
+        assert "X-Planner" not in second.hits[0].text_zh + second.hits[0].quote_en
+        assert second.hits[0].text_zh in other.replace("X-Planner", "GAPO")
