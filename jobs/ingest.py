@@ -274,10 +274,9 @@ class _Options:
 class _Suspect(Exception):
     """Raised inside a file's transaction to roll back a version that would lose data."""
 
-    def __init__(self, loss: str, *, papers_only: bool) -> None:
+    def __init__(self, loss: str) -> None:
         super().__init__(loss)
         self.loss = loss
-        self.papers_only = papers_only  # loses papers, not parts of the papers it holds
 
 
 @dataclass(frozen=True)
@@ -343,25 +342,17 @@ async def _ingest_files(
             await ready.put(asyncio.create_task(_prepare(stored, path, options, executor)))
 
     producer = asyncio.create_task(produce())
-    held_back: list[_Prepared] = []
     try:
         for _ in files:
             file = await (await ready.get())
-            await _store(sessions, file, options, report, held_back)
+            await _store(sessions, file, options, report)
             if progress is not None:
                 parsed = file.parsed
                 progress.file_done(len(parsed.papers) if isinstance(parsed, ParsedFile) else 0)
-        for file in held_back:
-            await _store(sessions, file, options, report)
     finally:
         producer.cancel()
         while not ready.empty():
             ready.get_nowait().cancel()
-
-
-# Files a run holds back at most (see `_store`), each until the others are stored: the
-# parsed papers of that many files stay in memory meanwhile.
-_HELD_BACK = 8
 
 
 @dataclass(frozen=True)
@@ -466,12 +457,7 @@ async def _store(
     file: _Prepared,
     options: _Options,
     report: IngestReport,
-    held_back: list[_Prepared] | None = None,
 ) -> None:
-    """Store a file in its own transaction. A version that would remove papers is held
-    back in `held_back`, when given, to be stored again once the run's other files are:
-    the papers may have moved to one of them (an editor moving a deep read to another
-    day's file), which then holds them, and this version loses nothing."""
     force = options.force
     if file.error is not None:
         report.fail(file.path, file.error)
@@ -511,13 +497,8 @@ async def _store(
                 reread=reread,
             )
             if saved.loses and not (options.accept_losses or reread):
-                papers_only = not (saved.lost_claims or saved.cut_short or saved.lost_texts)
-                # rolls back: the earlier version stays whole
-                raise _Suspect(saved.loss(), papers_only=papers_only)
+                raise _Suspect(saved.loss())  # rolls back: the earlier version stays whole
     except _Suspect as suspect:
-        if suspect.papers_only and held_back is not None and len(held_back) < _HELD_BACK:
-            held_back.append(file)  # its papers may have moved to a file stored after it
-            return
         await _refuse_as_suspect(sessions, file, suspect.loss, report)
         return
     except Exception as error:  # the file's transaction was rolled back: nothing of it stays

@@ -86,7 +86,7 @@ class PaperInput:
     fields: Mapping[str, Any]  # Paper column -> value; None and empty values never erase
     claims: Sequence[ClaimInput] = ()
     aliases: tuple[str, ...] = ()  # other keys the same paper may be stored under
-    line: int = 0  # where it starts in its file, for a warning about it
+    line: int = field(default=0, compare=False)  # where it starts, for a warning about it
     search: Mapping[str, str | None] = field(init=False)  # the derived columns of `fields`
     claim_search: tuple[str, ...] = field(init=False)  # the search text of each claim
 
@@ -336,6 +336,8 @@ async def save_document(
         new_claims.extend(paper.claim_rows(ids[paper.key]))
     await _insert_claims(session, new_claims)
 
+    gone = held_before.keys() - set(ids.values())
+    result.lost_papers = sorted(held_before[paper_id] for paper_id in gone)
     await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
     if unique:
         await session.execute(
@@ -345,36 +347,12 @@ async def save_document(
                 for p in unique
             ],
         )
-    gone = held_before.keys() - set(ids.values())
-    elsewhere = await _held_elsewhere(session, gone)
-    # A paper that moved to another file is no loss: that file holds it. One this version
-    # holds again under a new key (a new paper of its title, name or abstract) is a key
-    # mistyped, and stays a loss.
-    new_keys = {p.search[key] for p in fresh for key in _KEYS if p.search.get(key)}
-    moved = {paper_id for paper_id, keys in elsewhere.items() if new_keys.isdisjoint(keys)}
-    result.lost_papers = sorted(held_before[paper_id] for paper_id in gone - moved)
-    if reread and (misread := gone - elsewhere.keys()):
+    if reread and gone:
+        held = select(PaperDocument.paper_id).where(PaperDocument.paper_id.in_(gone))
+        misread = gone - set((await session.execute(held)).scalars())
         await session.execute(delete(Paper).where(Paper.id.in_(misread)))
     await session.flush()
     return result
-
-
-async def _held_elsewhere(session: AsyncSession, papers: set[int]) -> dict[int, set[str]]:
-    """Those of `papers` another file holds (this one's links are rewritten by now), with
-    their lookup keys."""
-    listed = sorted(papers)
-    held: dict[int, set[str]] = {}
-    for start in range(0, len(listed), _CHUNK):
-        rows = await session.execute(
-            select(Paper.id, Paper.title_key, Paper.name_key, Paper.abstract_key)
-            .where(Paper.id.in_(listed[start : start + _CHUNK]))
-            .where(Paper.id.in_(select(PaperDocument.paper_id)))
-        )
-        held.update((paper_id, {key for key in keys if key}) for paper_id, *keys in rows)
-    return held
-
-
-_KEYS = ("title_key", "name_key", "abstract_key")
 
 
 async def _named_apart(

@@ -677,29 +677,3 @@ def test_the_gap_check_places_a_gap_where_the_texts_allow_and_never_fails(
         assert text[:at] == stored[:at]
         assert stored[at + len(stored) - len(text) :] == text[at:]
     assert loading._block_gone(stored[size:], stored) is None
-
-
-@pytest.mark.parametrize("stored_first", ["file it left", "file it joined"])
-async def test_a_deep_read_moved_to_another_days_file_is_no_loss(
-    sessions: Sessions, seeds: Path, stored_first: str
-) -> None:
-    """An editor moves X-Planner whole from one day's file to another's and re-delivers
-    both: neither is refused, whichever is stored first, and the store is as it was."""
-    await ingest(sessions, [seeds])
-    before = await contents(sessions)
-    left, joined = seeds / AV_GRPO, seeds / "004_ee791cd1952f5dee.txt"
-    paragraphs = left.read_text(encoding="utf-8").split("\n\n")
-    start = next(i for i, p in enumerate(paragraphs) if p.startswith("本文提出 X-Planner"))
-    review = next(i for i in range(start, len(paragraphs)) if paragraphs[i].startswith("Novelty"))
-    moved = paragraphs[start : review + 3]  # the review, limitations and follow-ups too
-    write(left, "\n\n".join(paragraphs[:start] + paragraphs[review + 3 :]))
-    write(joined, joined.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + "\n\n".join(moved))
-    first, then = (left, joined) if stored_first == "file it left" else (joined, left)
-    os.utime(first, ns=(10**18, 10**18))  # delivered first: stored first
-    os.utime(then, ns=(2 * 10**18, 2 * 10**18))
-
-    report = await ingest(sessions, [seeds])
-
-    assert (report.errors, report.suspect) == ([], [])
-    assert report.documents == {"new": 0, "changed": 2, "unchanged": 1, "failed": 0}
-    assert await contents(sessions) == before
