@@ -46,6 +46,7 @@ from storage.search_text import index_text
 # As the parser names them (storage does not import jobs).
 KIND_HUGGINGFACE = "huggingface"
 KIND_ABSTRACT_ONLY = "abstract_only"
+KIND_DEEP_READ = "deep_read"
 # What the search index reads of a paper: its names, then its text.
 SEARCH_HEAD = ("title", "name", "subtitle", "arxiv_id")
 SEARCH_BODY = (
@@ -358,18 +359,22 @@ async def save_document(
 async def _named_apart(
     session: AsyncSession, papers: list[PaperInput], existing: Mapping[str, Paper]
 ) -> tuple[list[PaperInput], list[str]]:
-    """The papers, each named apart from every other named paper (deep reads, abstract-only
-    entries), so that each claim has an address of its own (`GAPO#3`): a paper the file
-    calls by another's name keeps its stored name, and a new one is numbered (`GAPO-2`),
-    with a warning. Short acronyms are reused by unrelated papers. A listing's paper has no
-    name (its address is by its title's word, its claims `#a1`, …) and clashes with none."""
-    wanted = {p.key: lookup_keys.name_key(p.fields["name"]) for p in papers if p.fields.get("name")}
+    """The papers, each deep read named apart from every other deep read, so that each
+    claim has an address of its own (`GAPO#3`): one the file calls by another's name keeps
+    its stored name, and a new one is numbered (`GAPO-2`), with a warning. Short acronyms
+    are reused by unrelated papers. An abstract-only entry shares its name with the deep
+    read of the same paper, and a listing's paper has none (its claims are `#a1`, …)."""
+    wanted = {
+        p.key: lookup_keys.name_key(p.fields["name"])
+        for p in papers
+        if p.fields.get("name") and p.fields.get("kind") == KIND_DEEP_READ
+    }
     holders: dict[str, set[int | str]] = {}  # name key -> the papers (ids, new ones' keys)
     listed = sorted(set(wanted.values()))
     for start in range(0, len(listed), _CHUNK):
         rows = await session.execute(
             select(Paper.name_key, Paper.id).where(
-                Paper.name_key.in_(listed[start : start + _CHUNK]), Paper.name.is_not(None)
+                Paper.name_key.in_(listed[start : start + _CHUNK]), Paper.kind == KIND_DEEP_READ
             )
         )
         for key, paper_id in rows:
@@ -402,6 +407,9 @@ async def _named_apart(
         holders.setdefault(lookup_keys.name_key(new), set()).add(itself)
         named.append(await asyncio.to_thread(replace, paper, fields={**paper.fields, "name": new}))
     return named, notes
+
+
+_NUMBERED = range(2, 10)  # the numbers a name taken is looked for with (`_named_apart`)
 
 
 async def _free_name(
@@ -816,6 +824,7 @@ async def _named_alike(
     """Rows under a text key with the name or title of one of these papers: where an
     edited paper delivered under another file name is found (its sentences decide)."""
     names = {str(p.search["name_key"]) for p in papers if p.search.get("name_key")}
+    names |= {f"{name}{number}" for name in names for number in _NUMBERED}  # `GAPO-2` too
     titles = {str(p.search["title_key"]) for p in papers if p.search.get("title_key")}
     if not names and not titles:
         return []

@@ -18,6 +18,7 @@ from storage.search import find_claim
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 DEEP_READS = "004_ee791cd1952f5dee.txt"
+AV_GRPO = "000_e3eab0f621521816.txt"
 HUGGINGFACE = "002_0d972703bbe36bb2.txt"
 SPLIT_AT = "非实时。 从审稿角度看"
 
@@ -535,16 +536,26 @@ async def test_of_two_files_of_one_date_the_one_delivered_last_wins_every_read(
         assert wanted in await claim_text(sessions, "ENEAS", 3)
 
 
+def deep_read_of(seed: str, opening: str, renamed: tuple[str, str], day: str) -> str:
+    """A digest of one deep read taken from a seed (from the paragraph it opens with to
+    its follow-ups), its name replaced."""
+    paragraphs = (SEEDS / seed).read_text(encoding="utf-8").split("\n\n")
+    start = next(i for i, p in enumerate(paragraphs) if p.startswith(opening))
+    review = next(i for i in range(start, len(paragraphs)) if paragraphs[i].startswith("Novelty"))
+    text = "\n\n".join(paragraphs[start : review + 3]).replace(*renamed)
+    return f"{day}\n\n{text}\n"
+
+
 async def test_a_new_paper_of_a_taken_name_is_numbered_so_each_claim_has_one_address(
     sessions: Sessions, tmp_path: Path
 ) -> None:
     """Another paper called GAPO (acronyms are reused) arrives after the seeds' GAPO: it is
     named GAPO-2, with a warning, so `GAPO#3` and `GAPO-2#3` each name one claim; re-read,
-    both keep their names."""
+    or re-sent under another name with its first quote corrected, it stays GAPO-2."""
     write(tmp_path / "2026-09-09.txt", (SEEDS / DEEP_READS).read_text(encoding="utf-8"))
     await ingest(sessions, [tmp_path])
-    other = (SEEDS / "000_e3eab0f621521816.txt").read_text(encoding="utf-8")
-    write(tmp_path / "2026-09-28.txt", other.replace("X-Planner", "GAPO"))
+    other = deep_read_of(AV_GRPO, "本文提出 X-Planner", ("X-Planner", "GAPO"), "2026-09-28")
+    write(tmp_path / "2026-09-28.txt", other)
 
     report = await ingest(sessions, [tmp_path])
 
@@ -553,13 +564,37 @@ async def test_a_new_paper_of_a_taken_name_is_numbered_so_each_claim_has_one_add
         "another paper is called GAPO; this one is named GAPO-2, so that its claims have "
         "addresses of their own (GAPO-2#1, …)"
     )
-    for force in (False, True):
-        await ingest(sessions, [tmp_path], force=force)
+    said = "Table 2 shows that GAPO ranks second"
+    for again in ("re-read", "re-sent"):
+        if again == "re-sent":  # beside the first, delivered after it
+            write(tmp_path / "2026-09-28-v2.txt", other.replace(said, said + " clearly"))
+            os.utime(tmp_path / "2026-09-28.txt", ns=(10**18, 10**18))
+        await ingest(sessions, [tmp_path], force=again == "re-read")
         async with sessions() as session:
             first = await find_claim(session, "GAPO#3")
-            second = await find_claim(session, "GAPO-2#3")
+            second = await find_claim(session, "GAPO-2#1")
+            count = await session.scalar(select(func.count()).select_from(Paper))
+        assert count == 9
         assert first is not None and second is not None
         assert [hit.paper.name for hit in (*first.hits, *second.hits)] == ["GAPO", "GAPO-2"]
         assert "AIME" in first.hits[0].quote_en + first.hits[0].text_zh
-        assert "X-Planner" not in second.hits[0].text_zh + second.hits[0].quote_en
-        assert second.hits[0].text_zh in other.replace("X-Planner", "GAPO")
+        assert said in second.hits[0].quote_en
+        assert (said + " clearly" in second.hits[0].quote_en) == (again == "re-sent")
+
+
+async def test_the_deep_read_of_a_paper_an_abstract_only_entry_named_keeps_the_name(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """Ψ-Spec first came as an abstract-only entry; its deep read a week later is the same
+    paper: it keeps the name, and `Ψ-Spec#3` finds its claim."""
+    write(tmp_path / "2026-09-09.txt", (SEEDS / DEEP_READS).read_text(encoding="utf-8"))
+    await ingest(sessions, [tmp_path])
+    psi_spec = deep_read_of(DEEP_READS, "GAPO 是一篇", ("GAPO", "Ψ-Spec"), "2026-09-16")
+    write(tmp_path / "2026-09-16.txt", psi_spec)
+
+    report = await ingest(sessions, [tmp_path])
+
+    assert report.warnings == []
+    async with sessions() as session:
+        found = await find_claim(session, "Ψ-Spec#3")
+    assert found is not None and [hit.paper.name for hit in found.hits] == ["Ψ-Spec"]
