@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from storage.matching import mostly_same, sentences
 from storage.paper_keys import arxiv_key, find_arxiv_id, fingerprint, legacy_key, text_key
 
 from .errors import DigestWarning
@@ -200,22 +201,24 @@ def parse_entries(
 
 
 def _apart(papers: tuple[ParsedPaper, ...]) -> tuple[tuple[ParsedPaper, ...], list[DigestWarning]]:
-    """The entries, one of two that carry the same arXiv ID but are different papers (their
-    titles and abstracts differ: an ID line or a metadata block pasted from the entry
-    next to it) keyed apart: the one whose links give another ID, else the later one, is
-    read by the ID its links give, or else by its text, without an ID. Neither is taken
-    for the other, which would drop it. An entry listed twice keeps its key; parse_digest
-    reads it once."""
+    """The entries, one of two that carry the same arXiv ID but are different papers (an ID
+    line pasted from the entry next to it, which that entry's links contradict; or a whole
+    metadata block, the titles, authors and abstracts differing) keyed apart: the one whose
+    links give another ID, else the later one, is read by the ID its links give, or else
+    by its text, without an ID. Neither is taken for the other, which would drop it. An
+    entry listed twice keeps its key; parse_digest reads it once."""
     kept = list(papers)
     holder: dict[str, int] = {}  # key -> the index of the entry read by it
     warnings: list[DigestWarning] = []
     for index, paper in enumerate(papers):
         at = holder.get(paper.key)
-        if at is None or paper.arxiv_id is None or _same_entry(kept[at], paper):
+        if at is None or paper.arxiv_id is None:
             holder.setdefault(paper.key, index)
             continue
-        earlier_pasted = _other_linked_id(kept[at]) and not _other_linked_id(paper)
-        pasted, other = (at, index) if earlier_pasted else (index, at)
+        earlier_links, links = _other_linked_id(kept[at]), _other_linked_id(paper)
+        if not (earlier_links or links) and _same_entry(kept[at], paper):
+            continue  # listed twice: parse_digest reads it once
+        pasted, other = (at, index) if earlier_links and not links else (index, at)
         kept[pasted], how = _keyed_apart(kept[pasted], holder)
         said = _PASTED_ID.format(kept[other].line, kept[other].arxiv_id, how)
         warnings.append(DigestWarning(kept[pasted].line, said))
@@ -234,10 +237,13 @@ def _keyed_apart(paper: ParsedPaper, taken: Mapping[str, int]) -> tuple[ParsedPa
 
 
 def _same_entry(one: ParsedPaper, other: ParsedPaper) -> bool:
-    """Whether two entries are one paper listed twice: the same title or abstract."""
-    return fingerprint(one.title or "") == fingerprint(other.title or "") or (
-        one.abstract_en is not None
-        and fingerprint(one.abstract_en) == fingerprint(other.abstract_en or "")
+    """Whether two entries of one ID, their links agreeing, are one paper listed twice (a
+    list repeated, or the paper listed again with a revised title or abstract): the same
+    title, the same authors, or mostly the same abstract."""
+    return (
+        fingerprint(one.title or "") == fingerprint(other.title or "")
+        or (bool(one.authors) and one.authors == other.authors)
+        or mostly_same(sentences([one.abstract_en]), sentences([other.abstract_en]))
     )
 
 

@@ -396,3 +396,22 @@ def test_a_metadata_block_pasted_from_the_entry_above_keeps_the_entry_without_an
     assert not {second.pdf_url, second.arxiv_url, second.coolpaper_url} - {None}
     assert digest.papers[0].key == one.key
     assert any("this one read without an arXiv ID" in str(w) for w in digest.warnings)
+
+
+def test_a_paper_listed_again_with_a_revised_title_and_abstract_is_read_once() -> None:
+    """Two days' lists in one file, the second listing a paper again after its v2 changed
+    its title and a sentence of its abstract: its ID, links and authors agree, so it is
+    the same paper, read once (as first written), not a second paper without an ID."""
+    papers = parse_digest(LIST).papers
+    first = papers[0]
+    assert first.abstract_en is not None
+    entry = LIST.split("\n\n2. ", 1)[0].split("\n1. ", 1)[1]
+    sentence = first.abstract_en.split(". ")[0]
+    revised = entry.replace(first.title or "", "OneStreamer v2: a revised title", 1)
+    revised = revised.replace(sentence, sentence + " and more", 1)
+    assert revised.count("OneStreamer v2") == 1 and revised.count(" and more") == 1
+
+    digest = parse_digest(f"{LIST.rstrip()}\n\nHuggingFace Papers 2026-10-06\n\n1. {revised}\n")
+
+    assert [p.key for p in digest.papers] == [p.key for p in papers]
+    assert not any("same arXiv ID" in str(warning) for warning in digest.warnings)
