@@ -65,16 +65,16 @@ class Selection:
 
 def select_files(paths: Iterable[Path]) -> Selection:
     """Each file given, and every visible file under each folder given, minus what is not
-    a digest by its name or lies outside its folder. A folder's files come in the order
-    they were delivered (modified), then by name: of two files of one digest date that
-    hold the same paper, the one delivered last is stored last, and so wins, on every
-    read of the folder (a correction sent as `…-fixed.txt` beside the original stays
-    after `--force` or a new parser's re-read)."""
+    a digest by its name or lies outside its folder, in the order they were delivered
+    (modified), then by name: of two files of one digest date that hold the same paper,
+    the one delivered last is stored last, and so wins, on every read (a correction sent
+    as `…-fixed.txt` beside the original stays after `--force` or a new parser's
+    re-read)."""
     selection = Selection()
     for path in paths:
         if path.is_dir():
             root = path.resolve()
-            for file in sorted(path.rglob("*"), key=_delivered):
+            for file in sorted(path.rglob("*")):
                 relative = file.relative_to(path)
                 if any(part.startswith(".") for part in relative.parts) or not file.is_file():
                     continue
@@ -91,6 +91,7 @@ def select_files(paths: Iterable[Path]) -> Selection:
                 selection.files.append(path)
         else:
             selection.missing.append(path)
+    selection.files.sort(key=_delivered)
     return selection
 
 

@@ -4,6 +4,7 @@ bad digests fail with one line each, losing nothing stored before."""
 from __future__ import annotations
 
 import codecs
+import os
 import shutil
 from pathlib import Path
 
@@ -368,3 +369,16 @@ async def test_an_editors_backup_or_a_partial_download_is_skipped(
             select(Claim.quote_en).where(Claim.quote_en.endswith("(edited)"))
         )
     assert len(quotes.all()) == 1
+
+
+def test_files_are_read_in_the_order_they_were_delivered(tmp_path: Path) -> None:
+    """By modification time, then name, whether a folder or the files are given: the file
+    delivered last is stored last (and so wins a paper two files of one date hold)."""
+    folder = tmp_path / "digests"
+    for name, delivered in (("b.txt", 1), ("a-fixed.txt", 3), ("a.txt", 2), ("c.txt", 2)):
+        write(folder / name, "2026-09-28\n")
+        os.utime(folder / name, ns=(delivered * 10**18, delivered * 10**18))
+    wanted = [folder / name for name in ("b.txt", "a.txt", "c.txt", "a-fixed.txt")]
+
+    assert selection.select_files([folder]).files == wanted
+    assert selection.select_files(sorted(folder.iterdir())).files == wanted
