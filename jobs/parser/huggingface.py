@@ -203,7 +203,7 @@ def parse_entries(
 def _apart(papers: tuple[ParsedPaper, ...]) -> tuple[tuple[ParsedPaper, ...], list[DigestWarning]]:
     """The entries, one of two that carry the same arXiv ID but are different papers (an ID
     line pasted from the entry next to it, which that entry's links contradict; or a whole
-    metadata block, the titles, authors and abstracts differing) keyed apart: the one whose
+    metadata block, the titles and abstracts differing) keyed apart: the one whose
     links give another ID, else the later one, is read by the ID its links give, or else
     by its text, without an ID. Neither is taken for the other, which would drop it. An
     entry listed twice keeps its key; parse_digest reads it once."""
@@ -239,11 +239,10 @@ def _keyed_apart(paper: ParsedPaper, taken: Mapping[str, int]) -> tuple[ParsedPa
 def _same_entry(one: ParsedPaper, other: ParsedPaper) -> bool:
     """Whether two entries of one ID, their links agreeing, are one paper listed twice (a
     list repeated, or the paper listed again with a revised title or abstract): the same
-    title, the same authors, or mostly the same abstract."""
-    return (
-        fingerprint(one.title or "") == fingerprint(other.title or "")
-        or (bool(one.authors) and one.authors == other.authors)
-        or mostly_same(sentences([one.abstract_en]), sentences([other.abstract_en]))
+    title, or mostly the same abstract. Not the authors: a pasted metadata block holds
+    them too."""
+    return fingerprint(one.title or "") == fingerprint(other.title or "") or mostly_same(
+        sentences([one.abstract_en]), sentences([other.abstract_en])
     )
 
 

@@ -378,14 +378,21 @@ def test_an_id_line_pasted_from_the_next_entry_drops_neither(pasted: int) -> Non
     ]
 
 
-def test_a_metadata_block_pasted_from_the_entry_above_keeps_the_entry_without_an_id() -> None:
-    """Every ID and link of the entry above pasted into the next: nothing tells its own
-    ID, so it is read by its text (as a list without arXiv lines is), never dropped as
-    that entry listed again, and without links to the other paper."""
+@pytest.mark.parametrize("authors", ["own", "pasted too"])
+def test_a_metadata_block_pasted_from_the_entry_above_keeps_the_entry_without_an_id(
+    authors: str,
+) -> None:
+    """Every ID and link of the entry above pasted into the next, its authors too or not:
+    nothing tells its own ID, so it is read by its text (as a list without arXiv lines
+    is), never dropped as that entry listed again, and without links to the other paper."""
     papers = parse_digest(LIST).papers
     one, two = papers[0], papers[1]
     assert one.arxiv_id is not None and two.arxiv_id is not None
     text = LIST.replace(two.arxiv_id, one.arxiv_id)
+    if authors == "pasted too":
+        first, second = re.findall(r"(?m)^Authors: .*$", LIST)[:2]
+        text = text.replace(second, first, 1)
+        assert parse_digest(text).papers[1].authors == one.authors
 
     digest = parse_digest(text)
 
