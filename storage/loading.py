@@ -381,6 +381,7 @@ async def _named_apart(
             holders.setdefault(str(key), set()).add(paper_id)
     named: list[PaperInput] = []
     notes: list[str] = []
+    numbered: dict[str, int] = {}  # name -> the last number this file gave it
     for paper in papers:
         key = wanted.get(paper.key)
         row = existing.get(paper.key)
@@ -399,7 +400,7 @@ async def _named_apart(
                 continue
             new = row.name
         else:
-            new = await _free_name(session, name, holders)
+            new = await _free_name(session, name, holders, numbered)
             notes.append(
                 f"line {paper.line}: another paper is called {name}; this one is named {new}, "
                 f"so that its claims have addresses of their own ({new}#1, …)"
@@ -413,16 +414,21 @@ _NUMBERED = range(2, 10)  # the numbers a name taken is looked for with (`_named
 
 
 async def _free_name(
-    session: AsyncSession, name: str, holders: Mapping[str, set[int | str]]
+    session: AsyncSession,
+    name: str,
+    holders: Mapping[str, set[int | str]],
+    numbered: dict[str, int],
 ) -> str:
-    """`name-2`, `name-3`, …: the first that no paper has."""
-    for number in itertools.count(2):
+    """`name-2`, `name-3`, …: the first that no paper has, after the last this file gave
+    (a file of many papers of one name takes each next number in one step, not a walk)."""
+    for number in itertools.count(numbered.get(name, 1) + 1):
         new = f"{name}-{number}"
         key = lookup_keys.name_key(new)
         if key in holders:
             continue
         taken = await session.execute(select(Paper.id).where(Paper.name_key == key).limit(1))
         if taken.first() is None:
+            numbered[name] = number
             return new
     raise AssertionError("unreachable")
 
