@@ -64,9 +64,11 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Set before the first table of a new file, then fixed: 8 KiB pages take the
         # full-text index's writes in fewer pages (a tenth less of the writer's CPU).
         "page_size=8192",
+        # First: switching a new file to WAL takes its lock, and without a timeout a
+        # second command opening the same new store fails at once instead of waiting.
+        f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
         "journal_mode=WAL",  # readers never wait for the ingest writer
         "foreign_keys=ON",
-        f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
         "synchronous=NORMAL",  # durable with WAL except on power loss of the last commit
         "cache_size=-65536",  # 64 MiB of page cache: full-text index writes stay in memory
     ):
@@ -152,6 +154,10 @@ async def upgrade(engine: AsyncEngine) -> None:
         if sqlite:
             await raw.execute("PRAGMA foreign_keys=OFF")
         try:
+            # Holding the write lock from the start: two commands opening one new store
+            # migrate in turn, where a transaction that read first could not write once
+            # the other had (SQLite answers "database is locked" at once then).
+            await connection.execution_options(sqlite_begin="BEGIN IMMEDIATE")
             async with connection.begin():
                 await connection.run_sync(_upgrade)
         finally:
