@@ -69,6 +69,14 @@ _CJK_RUN = re.compile(rf"[{_CJK}]+")
 # A chunk typed: `-` before a word or "quoted words" excludes them (`-video`, `-"a b"`).
 _QUOTED = re.compile(r'(?:(?<!\S)(-))?(?:"([^"]*)"|“([^”]*)”)|(\S+)')
 _EXCLUDED_WORD = re.compile(r"-+(?=[^\W\d_])")
+# Where words typed without a space between them part (`GPU显存`, `召回、精度`, `延迟,F1`):
+# a change between Chinese and Latin letters or digits, and punctuation that ends a
+# word in prose; not what joins a name or a number (`x-planner`, `2.5`, `1,000`, `a/b`).
+_GLUED = re.compile(
+    rf"(?<=[{_CJK}])(?=[^\W_{_CJK}])|(?<=[^\W_{_CJK}])(?=[{_CJK}])"
+    r"|[;!?()\[\]{}<>、。〈〉《》「」『』【】〔〕…]|(?<!\d),|,(?!\d)"
+    rf"|(?<=[{_CJK}]):|:(?=[{_CJK}])"
+)
 _LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _NAME_YEAR = re.compile(r"([a-z]+)(19|20)([0-9]{2})")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
@@ -427,7 +435,7 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
     typed = normalise(text)
     if typed.count('"') % 2 or typed.count("“") != typed.count("”"):
         notes.append("A quote without its closing quote was read as a word.")
-    matches = list(_QUOTED.finditer(typed))
+    matches = list(_QUOTED.finditer(_apart(typed)))
     known = _known_phrases(matches, words, budget) if words is not None else {}
     for index, match in enumerate(matches):
         dash, *groups = match.groups()
@@ -439,7 +447,9 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
         if not runs:
             continue
         if len(runs) == 1 and len(runs[0]) == 1 and _CJK_RUN.fullmatch(runs[0]):
-            terms.append((Term(tuple(runs), prefix=True, runs=tuple(runs)), excluded))
+            term = Term(tuple(runs), prefix=True, runs=tuple(runs))
+            plain = match.group(4) is not None and not excluded
+            (function_words if plain and _function_word(term) else terms).append((term, excluded))
             continue
         plain = match.group(4) is not None and not excluded
         phrase_also = known.get(index, ())
@@ -466,8 +476,21 @@ def parse_query(text: str, *, translate: bool = True) -> Query:
     return _bounded(terms, notes, tuple(dict.fromkeys(bonus))[:MAX_BONUS_PHRASES])
 
 
+def _apart(typed: str) -> str:
+    """`typed` with the words glued together set apart by spaces (see _GLUED), each then
+    a word of its own rather than one phrase, as Chinese is written without spaces.
+    Quoted and excluded words stay as typed."""
+    return _QUOTED.sub(
+        lambda m: _GLUED.sub(" ", m[0]) if m[4] is not None and m[4][0] != "-" else m[0], typed
+    )
+
+
 def _function_word(term: Term) -> bool:
-    return len(term.runs) == 1 and term.runs[0] in FUNCTION_WORDS
+    if len(term.runs) != 1:
+        return False
+    run = term.runs[0]
+    chinese_particles = bool(_CJK_RUN.fullmatch(run)) and FUNCTION_WORDS.issuperset(run)
+    return run in FUNCTION_WORDS or chinese_particles
 
 
 def _names_with_years(terms: list[tuple[Term, bool]], typed: str) -> list[tuple[Term, bool]]:
