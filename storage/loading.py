@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -364,6 +365,7 @@ async def _named_apart(
     its stored name, and a new one is numbered (`GAPO-2`), with a warning. Short acronyms
     are reused by unrelated papers. An abstract-only entry shares its name with the deep
     read of the same paper, and a listing's paper has none (its claims are `#a1`, …)."""
+    papers, notes = await asyncio.to_thread(_keeping_names, papers, existing)
     wanted = {
         p.key: lookup_keys.name_key(p.fields["name"])
         for p in papers
@@ -380,7 +382,6 @@ async def _named_apart(
         for key, paper_id in rows:
             holders.setdefault(str(key), set()).add(paper_id)
     named: list[PaperInput] = []
-    notes: list[str] = []
     numbered: dict[str, int] = {}  # name -> the last number this file gave it
     for paper in papers:
         key = wanted.get(paper.key)
@@ -408,6 +409,44 @@ async def _named_apart(
         holders.setdefault(lookup_keys.name_key(new), set()).add(itself)
         named.append(await asyncio.to_thread(replace, paper, fields={**paper.fields, "name": new}))
     return named, notes
+
+
+def _keeping_names(
+    papers: list[PaperInput], existing: Mapping[str, Paper]
+) -> tuple[list[PaperInput], list[str]]:
+    """The papers, each stored deep read under the name it has while its text still
+    mentions it: a name is read from cue phrases (`X 的核心主张是`), which an edit of a word
+    or a paragraph moves, and cited addresses (`AV-GRPO#3`) must keep working. A paper whose
+    text no longer mentions its name was renamed on purpose: it takes the new one, with a
+    warning, since its addresses change."""
+    kept: list[PaperInput] = []
+    notes: list[str] = []
+    for paper in papers:
+        row = existing.get(paper.key)
+        name = paper.fields.get("name")
+        if (
+            row is None
+            or not row.name
+            or not name
+            or row.kind != KIND_DEEP_READ
+            or paper.fields.get("kind") != KIND_DEEP_READ
+            or lookup_keys.name_key(name) == row.name_key
+        ):
+            kept.append(paper)
+        elif lookup_keys.name_key(row.name) in lookup_keys.name_key(_all_text(paper)):
+            kept.append(replace(paper, fields={**paper.fields, "name": row.name}))
+        else:
+            kept.append(paper)
+            notes.append(
+                f"line {paper.line}: {row.name} no longer names this paper (its text does not "
+                f"mention it); it is called {name} now, its claims {name}#1, …"
+            )
+    return kept, notes
+
+
+def _all_text(paper: PaperInput) -> str:
+    texts = [v for v in paper.fields.values() if isinstance(v, str)]
+    return " ".join([*texts, *(t for c in paper.claims for t in (c.text_zh, c.quote_en))])
 
 
 _NUMBERED = range(2, 10)  # the numbers a name taken is looked for with (`_named_apart`)
@@ -831,6 +870,9 @@ async def _named_alike(
     edited paper delivered under another file name is found (its sentences decide)."""
     names = {str(p.search["name_key"]) for p in papers if p.search.get("name_key")}
     names |= {f"{name}{number}" for name in names for number in _NUMBERED}  # `GAPO-2` too
+    # The names its opening mentions: an edit there can change the name read from it
+    # (`Enoki 的主张是` moved to a paragraph of its own), not the paper.
+    names |= await asyncio.to_thread(_mentioned_names, papers)
     titles = {str(p.search["title_key"]) for p in papers if p.search.get("title_key")}
     if not names and not titles:
         return []
@@ -844,6 +886,32 @@ async def _named_alike(
         .limit(_CHUNK)
     )
     return [row for row in rows.scalars() if row.id not in besides]
+
+
+# What may be a name in running text: a Latin-script word (its parts joined by hyphens or
+# dots) with a capital, a digit or a hyphen in it (`Enoki`, `AV-GRPO`, `Ψ-Spec`,
+# `Qwen2.5`), or a term in Chinese quotation marks (`“自主数学发现”`).
+_LETTER = r"[^\W_\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]"  # not Chinese
+_WORD_OR_QUOTED = re.compile(rf"(?<!{_LETTER})({_LETTER}+(?:[-.]{_LETTER}+)*)|“([^”]{{2,40}})”")
+_MENTIONS_READ = 12  # names taken from one paper's opening at most
+_OPENING_FIELDS = ("positioning", "background")  # its first paragraphs, where it names itself
+
+
+def _mentioned_names(papers: Sequence[PaperInput]) -> set[str]:
+    keys: set[str] = set()
+    for paper in papers:
+        opening = " ".join(str(paper.fields.get(f) or "")[:2_000] for f in _OPENING_FIELDS)
+        names = [
+            word or quoted
+            for word, quoted in _WORD_OR_QUOTED.findall(opening)
+            if quoted or (_name_like(word) and len(word) <= lookup_keys.LONGEST_NAME)
+        ]
+        keys.update(lookup_keys.name_key(name) for name in names[:_MENTIONS_READ])
+    return keys
+
+
+def _name_like(word: str) -> bool:
+    return not word.isdigit() and ("-" in word or any(c.isupper() or c.isdigit() for c in word))
 
 
 async def _edited(

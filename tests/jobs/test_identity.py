@@ -598,3 +598,69 @@ async def test_the_deep_read_of_a_paper_an_abstract_only_entry_named_keeps_the_n
     async with sessions() as session:
         found = await find_claim(session, "Ψ-Spec#3")
     assert found is not None and [hit.paper.name for hit in found.hits] == ["Ψ-Spec"]
+
+
+@pytest.mark.parametrize(
+    ("seed", "name", "old", "new"),
+    [
+        (AV_GRPO, "AV-GRPO", "AV-GRPO 的核心主张是", "AV-GRPO 核心主张是"),  # a word dropped
+        (DEEP_READS, "Enoki", "但二者通常分离。Enoki", "但二者通常分离。\n\nEnoki"),  # split
+        (DEEP_READS, "GAPO", "GAPO 是一篇", "本文研究的 GAPO 是一篇"),  # reworded
+    ],
+)
+async def test_an_edit_that_moves_the_words_a_name_is_read_from_keeps_the_name(
+    sessions: Sessions, seeds: Path, seed: str, name: str, old: str, new: str
+) -> None:
+    """A name is read from cue phrases (`X 的核心主张是`); an edit there, in a paper whose
+    text still mentions its name, leaves the name and every address cited (`AV-GRPO#3`)."""
+    await ingest(sessions, [seeds])
+    before = await paper_named(sessions, name)
+    edit(seeds / seed, old, new)
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.papers == {"new": 0, "updated": 1} and report.warnings == []
+    assert (await paper_named(sessions, name)).id == before.id
+    async with sessions() as session:
+        found = await find_claim(session, f"{name}#3")
+    assert found is not None and [hit.paper.name for hit in found.hits] == [name]
+
+
+async def test_a_paper_whose_text_no_longer_mentions_its_name_is_renamed_with_a_warning(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """Renamed on purpose (a name corrected in each of its three mentions): the paper takes
+    the new name, and the warning says its addresses changed."""
+    await ingest(sessions, [seeds])
+    skills = await paper_named(sessions, "EmbodiedSkills")
+    text = (seeds / DEEP_READS).read_text(encoding="utf-8")
+    write(seeds / DEEP_READS, text.replace("EmbodiedSkills", "EmbodiedOps"))
+
+    report = await ingest(sessions, [seeds])
+
+    assert (await paper_named(sessions, "EmbodiedOps")).id == skills.id
+    line = text[: text.index("EmbodiedSkills")].count("\n") + 1
+    assert [w["warning"] for w in report.warnings] == [
+        f"line {line}: EmbodiedSkills no longer names this paper (its text does not mention "
+        "it); it is called EmbodiedOps now, its claims EmbodiedOps#1, …"
+    ]
+
+
+async def test_a_copy_under_another_name_with_its_name_cue_and_a_quote_edited_is_one_paper(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A correction sent as `-v2`: Enoki's first paragraph split (its name cue moves to a
+    paragraph of its own) and its first quote reworded (the text it is keyed by). It is
+    still found among the papers its opening mentions by name, and updated in place."""
+    await ingest(sessions, [seeds])
+    before = await papers_by_key(sessions)
+    edit(seeds / DEEP_READS, "但二者通常分离。Enoki", "但二者通常分离。\n\nEnoki")
+    edit(seeds / DEEP_READS, "entity- and span-level", "entity-level and span-level")
+    (seeds / DEEP_READS).rename(seeds / "2026-09-09-v2.txt")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.papers == {"new": 0, "updated": 1}
+    assert sorted((await papers_by_key(sessions)).values()) == sorted(before.values())
+    assert (await paper_named(sessions, "Enoki")).id in before.values()
+    assert await review_claims(sessions) == 133
