@@ -87,12 +87,13 @@ class PaperMatches:
     @property
     def one(self) -> PaperRef | None:
         """The paper, when the lookup found exactly one; or when the words match exactly
-        one, ranked first, whatever else is near it in meaning (a name pins a paper)."""
+        one, ranked first, whatever else is near it in meaning (a name pins a paper). A
+        paper found by meaning alone is listed, marked so, never opened as the answer."""
         if self.page != 1 or not self.papers:
             return None
-        if self.total == 1 and len(self.papers) == 1 and not self.all_but_one:
-            return self.papers[0]
         first = self.papers[0]
+        if self.total == 1 and len(self.papers) == 1 and not self.all_but_one:
+            return first if first.matched_by != hybrid.SIMILAR_MEANING else None
         return first if self.by_words == 1 and first.matched_by == hybrid.EXACT_WORDS else None
 
     @property

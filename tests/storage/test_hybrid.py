@@ -18,7 +18,7 @@ from storage.embedders import HashEmbedder, Vectors
 from storage.fulltext import ClaimFilter
 from storage.hybrid import EXACT_WORDS, SIMILAR_MEANING, fuse
 from storage.models import VECTOR_OF_CLAIM, Claim, Paper
-from storage.search import ALL_BUT_ONE_WORD, lookup_paper, search_claims
+from storage.search import ALL_BUT_ONE_WORD, PaperMatches, PaperRef, lookup_paper, search_claims
 from storage.search_text import BadQuery
 
 
@@ -182,6 +182,15 @@ async def test_a_name_the_words_match_once_opens_its_card_whatever_is_near_it(
 ) -> None:
     found = await lookup_paper(seeded, "WanPE-397B", dense=dense)
     assert found.one is not None and found.one.name == "WanPE"
+
+
+@pytest.mark.parametrize(("why", "opens"), [(EXACT_WORDS, True), (SIMILAR_MEANING, False)])
+def test_a_single_paper_found_by_meaning_alone_is_listed_not_opened(why: str, opens: bool) -> None:
+    """`/paper 股票价格预测` must not open the one paper nearest to it in meaning as if it
+    were the answer: it is listed, marked _similar meaning_."""
+    ref = PaperRef(1, "text:x", "deep_read", None, None, "自主数学发现", None, None, why)
+    found = PaperMatches("text", [ref], by_words=0 if why == SIMILAR_MEANING else 1)
+    assert (found.one is ref) == opens
 
 
 class CountingEmbedder(HashEmbedder):
