@@ -148,14 +148,30 @@ def unmangled(text: str) -> str | None:
     """The text before it was mangled, when it is UTF-8 that a tool read as Windows-1252
     or Latin-1 and saved again (mojibake: `æœ¬æ–‡` for `本文`); else None. Only text with
     no CJK but with the look of UTF-8's lead bytes for it is tried, and only a result that
-    is strict UTF-8 holding CJK is taken, which other text never is."""
+    is strict UTF-8 holding CJK is taken, which other text never is. Mangled text that
+    lost bytes on the way (written as `?`, or dropped: what Windows-1252 lacks) is refused:
+    about one Chinese character in seven would be lost."""
     if has_cjk(text) or not _MOJIBAKE_LEAD.search(text):  # the first scan ends early
         return None
     try:
-        mended = text.encode("cp1252", errors=_C1_AS_BYTES).decode("utf-8")
+        data = text.encode("cp1252", errors=_C1_AS_BYTES)
     except UnicodeError:
         return None
+    try:
+        mended = data.decode("utf-8")
+    except UnicodeDecodeError:
+        if len(_CJK.findall(data.decode("utf-8", errors="replace"))) >= _MANGLED_CJK:
+            raise DigestParseError(_MANGLED_LOSSILY, 1) from None
+        return None
     return mended if has_cjk(mended) else None
+
+
+_MANGLED_CJK = 10  # Chinese characters in what is left: mangled Chinese, not chance
+_MANGLED_LOSSILY = (
+    "the file's text is UTF-8 that a tool read as Windows-1252 and saved again, losing "
+    "the bytes that encoding lacks, so its Chinese cannot be read back whole: deliver "
+    "the original file"
+)
 
 
 def unescaped(text: str) -> tuple[str, int | None]:

@@ -459,3 +459,22 @@ def test_a_title_before_the_first_line_is_left_out_with_a_warning(seed: Path, be
         "line 1: text before the digest's first line (a title, a heading, a rule): left out",
         *(str(replace(w, line=w.line + shift)) for w in original.warnings),
     ]
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+@pytest.mark.parametrize("lost", ["replace", "ignore"])
+def test_utf8_misread_with_its_undefined_bytes_lost_is_refused(seed: Path, lost: str) -> None:
+    """A tool that writes what Windows-1252 lacks as `?` (or drops it) loses about one
+    Chinese character in seven: such a file is refused with the reason, not loaded with
+    garbled or missing Chinese."""
+    text = seed.read_text(encoding="utf-8")
+    mangled = text.encode("utf-8").decode("cp1252", errors=lost).replace("\ufffd", "?")
+
+    with pytest.raises(DigestParseError) as refused:
+        parse_digest(mangled)
+
+    assert str(refused.value) == (
+        "line 1: the file's text is UTF-8 that a tool read as Windows-1252 and saved again, "
+        "losing the bytes that encoding lacks, so its Chinese cannot be read back whole: "
+        "deliver the original file"
+    )
