@@ -260,7 +260,8 @@ async def save_document(
     known_ids = [existing[p.key].id for p in known]
     newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
     deferring = {p.key for p in known if _defers(p, existing[p.key], newer)}
-    await _take_new_keys(session, existing, deferring)
+    cut_copies = {p.key for p in known if _cut_copy(p, existing[p.key])}
+    await _take_new_keys(session, existing, deferring | cut_copies)
     result = SaveResult(named_apart=named_apart)
     ids: dict[str, int] = {}
 
@@ -292,6 +293,10 @@ async def save_document(
     for paper in known:
         row = existing[paper.key]
         ids[paper.key] = row.id
+        if paper.key in cut_copies:  # it holds nothing the row does not
+            if row.digest_date is None or digest_date < row.digest_date:
+                row.digest_date = digest_date
+            continue
         if paper.key in deferring:
             # It fills what the row lacks: fields, and, where the stored copy ended before
             # its review (a copy cut short), claims of numbers it has not. A whole review's
@@ -1037,6 +1042,23 @@ def _defers(paper: PaperInput, row: Paper, newer: set[int]) -> bool:
     fuller paper, or a copy in an older digest than another that holds it (unless it is
     the fuller copy of an abstract-only entry)."""
     return _says_less(paper, row) or (row.id in newer and not _says_more(paper, row))
+
+
+def _cut_copy(paper: PaperInput, row: Paper) -> bool:
+    """Whether `paper` is an abstract-only entry whose abstract is the row's cut shorter,
+    mid-sentence (pipelines cut an entry's abstract at different lengths, mid-word or with
+    `…`): it would replace the whole abstract by less of it, and its name or title read
+    from less. One that ends a sentence lost its last sentences to an edit: it is read."""
+    abstract, stored = paper.fields.get("abstract_en"), row.abstract_en
+    if paper.fields.get("kind") != KIND_ABSTRACT_ONLY or not abstract or not stored:
+        return False
+    end = abstract.rstrip()
+    mid_sentence = end.endswith(("…", "...")) or end[-1:] not in _SENTENCE_ENDS
+    shorter = len(paper_keys.fingerprint(abstract)) < len(paper_keys.fingerprint(stored))
+    return mid_sentence and shorter and paper_keys.cut_from(abstract, stored)
+
+
+_SENTENCE_ENDS = frozenset(".!?。！？\"'”’)）")
 
 
 def _says_less(paper: PaperInput, row: Paper) -> bool:

@@ -43,7 +43,9 @@ _NOT_WORD = re.compile(r"[\W_]+")
 # NFKC and case folding change nothing but case (the common case, in one pass of C).
 _ASCII_NOT_WORD = bytes(code for code in range(128) if not chr(code).isalnum())
 _TEXT_KEY_LENGTH = 20
-_ABSTRACT_KEPT = 600  # letters and digits of an abstract every copy keeps (`abstract_key`)
+# Letters and digits of an abstract every copy keeps (`abstract_key`): about 300
+# characters of English, so that a copy cut at 400 characters or more is found by it.
+ABSTRACT_KEPT = 240
 
 
 def find_arxiv_id(value: str | None) -> str | None:
@@ -93,11 +95,11 @@ def text_key(text: str) -> str:
     return _hashed(fingerprint(text))
 
 
-def abstract_key(abstract: str) -> str:
+def abstract_key(abstract: str, kept: int = ABSTRACT_KEPT) -> str:
     """The key of an abstract as far as every copy of it holds it: a deep-read digest cuts
-    an abstract-only entry's at 1,000 characters, so its first 600 letters and digits (at
-    most about 800 characters of English), or all of a shorter one."""
-    return _hashed(fingerprint(abstract)[:_ABSTRACT_KEPT])
+    an abstract-only entry's (at 1,000 characters, or sooner: pipelines differ), so its
+    first `kept` letters and digits, or all of a shorter one."""
+    return _hashed(fingerprint(abstract)[:kept])
 
 
 def cut_from(copy: str, abstract: str) -> bool:

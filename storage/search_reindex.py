@@ -75,8 +75,9 @@ def recompute_paper_keys(bind: sa.Connection) -> None:
     )
 
 
-def recompute_abstract_keys(bind: sa.Connection) -> None:
-    """Write the abstract key of every paper as ingest computes it, in this transaction."""
+def recompute_abstract_keys(bind: sa.Connection, kept: int = paper_keys.ABSTRACT_KEPT) -> None:
+    """Write the abstract key of every paper as ingest computes it (of its first `kept`
+    letters and digits), in this transaction."""
     papers = sa.table(
         "papers", sa.column("id"), sa.column("abstract_en"), sa.column("abstract_key")
     )
@@ -85,7 +86,9 @@ def recompute_abstract_keys(bind: sa.Connection) -> None:
         papers,
         PAPERS_PER_BATCH,
         lambda row: {
-            "abstract_key": paper_keys.abstract_key(text) if (text := row["abstract_en"]) else None
+            "abstract_key": (
+                paper_keys.abstract_key(text, kept) if (text := row["abstract_en"]) else None
+            )
         },
         columns=["abstract_key"],
     )

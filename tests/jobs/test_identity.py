@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -468,9 +469,9 @@ async def test_a_listed_paper_and_its_abstract_only_entry_are_one_row(
 async def test_two_papers_whose_abstracts_open_alike_stay_two(
     sessions: Sessions, tmp_path: Path, listed_first: bool
 ) -> None:
-    """Abstracts sharing their first 600 letters and more (a shared framing paragraph) are
+    """Abstracts sharing their first 240 letters and more (a shared framing paragraph) are
     two papers: an abstract-only entry joins a listed paper only as a copy of its abstract."""
-    shared = LONG_ABSTRACT[:900].rstrip()  # past the 600 letters and digits the abstract key holds
+    shared = LONG_ABSTRACT[:900].rstrip()  # past the 240 letters and digits the abstract key holds
     listed = Entry("2610.00001", "Alpha: Recall for All", abstract=shared + " Alpha wins.")
     other = shared + " We then propose Beta, a different method, which halves the latency."
     await listed_and_abstract_only(sessions, tmp_path, listed, other, listed_first)
@@ -664,3 +665,39 @@ async def test_a_copy_under_another_name_with_its_name_cue_and_a_quote_edited_is
     assert sorted((await papers_by_key(sessions)).values()) == sorted(before.values())
     assert (await paper_named(sessions, "Enoki")).id in before.values()
     assert await review_claims(sessions) == 133
+
+
+PSI_SPEC = "Ψ-Spec"
+
+
+@pytest.mark.parametrize(
+    ("cut", "shorter"),
+    [
+        (lambda a: a[:700] + "…", False),  # cut with an ellipsis: past the sentence naming it
+        (lambda a: a[:500], False),  # cut mid-word, as digests cut at 1,000 characters
+        (lambda a: a[: a.rindex(". ", 0, 800) + 1], True),  # its last sentences edited out
+    ],
+    ids=["ellipsis", "mid-word", "sentences-removed"],
+)
+async def test_an_abstract_only_entry_delivered_again_cut_shorter_is_the_same_paper(
+    sessions: Sessions, tmp_path: Path, cut: Callable[[str], str], shorter: bool
+) -> None:
+    """Pipelines cut an abstract-only entry's abstract at other lengths: a copy cut shorter
+    in another file is the same paper, and adds nothing (the whole abstract and its name
+    stay); one that ends a sentence lost its last sentences to an edit, and is read."""
+    abstract = (SEEDS / DEEP_READS).read_text(encoding="utf-8").split("\n")[2]
+    assert PSI_SPEC in abstract[600:] and len(abstract) == 1000
+    write(tmp_path / "2026-09-09.txt", f"2026-09-09\n\n{abstract}\n\n{deep_read.NOTE}\n")
+    await ingest(sessions, [tmp_path])
+    copy = write(
+        tmp_path / "2026-09-10.txt", f"2026-09-10\n\n{cut(abstract)}\n\n{deep_read.NOTE}\n"
+    )
+    os.utime(copy, ns=(10**18, 10**18))  # delivered after the first
+
+    report = await ingest(sessions, [tmp_path])
+
+    assert report.papers["new"] == 0 and not report.errors
+    async with sessions() as session:
+        [(name, stored)] = (await session.execute(select(Paper.name, Paper.abstract_en))).all()
+    assert name == PSI_SPEC
+    assert stored == (cut(abstract) if shorter else abstract)

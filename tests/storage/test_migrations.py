@@ -16,7 +16,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from jobs.ingest import ingest
-from storage import db, search_reindex
+from storage import db, paper_keys, search_reindex
 from storage.models import Base, is_hand_written
 from storage.search import lookup_paper, search_claims
 from tests.digests import SEEDS
@@ -311,6 +311,27 @@ async def test_abstract_keys_are_computed_for_papers_stored_before_them(
         assert sum(key is not None for _, key in as_ingested) == 24  # 20 listed, 4 abstract-only
         async with db.session_factory(engine)() as session:
             assert (await search_claims(session, "AUROC")).total > 0
+
+
+async def test_shorter_abstract_keys_are_computed_again_both_ways(database_url: URL) -> None:
+    """0012 gives stored papers the keys of their abstracts' first 240 letters and digits
+    that ingest gives them now, and down to 0011 the keys of 600 they had."""
+    async with db.open_engine(database_url) as engine:
+        await upgraded_with_seeds(engine)
+        as_ingested = await abstract_keys(engine)
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0011")
+            rows = await connection.execute(text("SELECT abstract_en FROM papers ORDER BY id"))
+            earlier = [paper_keys.abstract_key(a, 600) if a else None for (a,) in rows]
+        assert (
+            [key for _, key in await abstract_keys(engine)]
+            == earlier
+            != [key for _, key in as_ingested]
+        )
+
+        await db.upgrade(engine)
+
+        assert await abstract_keys(engine) == as_ingested
 
 
 async def abstract_keys(engine: AsyncEngine) -> list[tuple[int, str | None]]:
