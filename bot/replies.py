@@ -5,6 +5,7 @@ Listeners stay thin: they acknowledge, call one of these, and send what it retur
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 from collections.abc import Awaitable, Callable, Coroutine
@@ -33,6 +34,7 @@ from storage.ledger import latest_post
 from storage.review import full_review
 from storage.search import (
     PaperMatches,
+    UnknownPaper,
     claims_of,
     filter_spans,
     find_by_identity,
@@ -136,7 +138,12 @@ async def claims(
         addressed = await find_claim(session, text) if page == 1 else None
         if addressed is not None:
             return blocks.addressed_claim(addressed)
-        found = await search_claims(session, text, page=page, dense=dense)
+        try:
+            found = await search_claims(session, text, page=page, dense=dense)
+        except UnknownPaper as unknown:
+            meant = await papers_meant(suggester, sessions, session, unknown.name)
+            named = [_PAPER_FILTER.sub(f"paper:{a}", text, count=1) for a in meant]
+            return blocks.with_suggestions(blocks.refusal(str(unknown)), "/claims", named)
         fixes = await better_searches(
             suggester if page == 1 else None,
             sessions,
@@ -153,6 +160,28 @@ async def claims(
         else:
             reply = blocks.claim_page(text.strip(), found)
     return blocks.with_suggestions(reply, "/claims", offered)
+
+
+async def papers_meant(
+    suggester: Suggester | None, sessions: Sessions, session: AsyncSession, name: str
+) -> list[str]:
+    """The addresses of the papers a `paper:` filter naming none most likely meant: those
+    `/paper` finds for the name as typed (a part of it: `Hunyuan`) or with its misspelt
+    words corrected (`Hunyaun`, `Enok`); a few at most."""
+    vocabulary = await suggester.vocabulary(sessions) if suggester is not None else None
+    tried = [name]
+    if vocabulary is not None:
+        tried += await asyncio.to_thread(vocabulary.corrections, name, names_first=True)
+    meant: dict[str, None] = {}
+    for words in tried:
+        found = await lookup_paper(session, words, all_but_one=False)
+        if 0 < found.total <= MEANT_PAPERS:
+            meant |= dict.fromkeys(ref.address for ref in found.papers if ref.address)
+    return list(meant)[:MEANT_PAPERS]
+
+
+MEANT_PAPERS = 3  # papers offered for a `paper:` filter that names none
+_PAPER_FILTER = re.compile(r'\bpaper:(?:"[^"]*"|“[^”]*”|\S+)', re.IGNORECASE)
 
 
 async def open_paper(sessions: Sessions, key: str, *, shared_by: str | None = None) -> Message:

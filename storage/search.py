@@ -361,6 +361,14 @@ def parse_claim_search(text: str) -> ClaimSearch:
     )
 
 
+class UnknownPaper(BadQuery):
+    """A `paper:` filter that names no paper (`name`, as typed)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"No paper is called “{name[:80]}” (try `/paper {name[:80]}`).")
+        self.name = name
+
+
 async def search_claims(
     session: AsyncSession,
     text: str,
@@ -384,9 +392,7 @@ async def search_claims(
         found = await find_by_identity(session, search.paper)
         papers = found.papers if found else []
         if not papers:
-            raise BadQuery(
-                f"No paper is called “{search.paper[:80]}” (try `/paper {search.paper[:80]}`)."
-            )
+            raise UnknownPaper(search.paper)
         paper_ids = tuple(p.id for p in papers)
     if search.authors:
         written = await authors.require_papers_by(session, search.authors)

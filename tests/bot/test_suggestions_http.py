@@ -104,6 +104,26 @@ async def test_a_swapped_pair_of_letters_finds_the_common_name(bot: Bot) -> None
     assert "10 claims match “AUROC”" in text
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("/claims AUROC paper:Enok", "AUROC paper:Enoki"),  # a letter missing
+        ("/claims latency paper:Hunyaun", "latency paper:Hunyuan-A13B"),  # two swapped
+        ("/claims paper:Hunyuan", "paper:Hunyuan-A13B"),  # part of the name
+    ],
+)
+async def test_a_paper_filter_naming_no_paper_offers_the_paper_meant(
+    bot: Bot, typed: str, meant: str
+) -> None:
+    _, reply = await bot.command(typed)
+    text = as_text(reply)
+    name = typed.split("paper:")[1]
+    assert text.startswith(f"No paper is called “{name}” (try `/paper {name}`).")
+    assert f"Did you mean *{meant}*?" in text
+    click = next(b for b in buttons(reply).values() if b["action_id"] == "search_suggestion")
+    assert json.loads(click["value"]) == {"c": "/claims", "q": meant}
+
+
 async def test_a_did_you_mean_button_for_paper_runs_paper(bot: Bot) -> None:
     button = {"action_id": "search_suggestion", "value": '{"c":"/paper","q":"agent"}'}
     assert await bot.click(button) == 200
