@@ -42,7 +42,7 @@ from storage.models import (
     PaperDocument,
     utcnow,
 )
-from storage.search_text import index_text
+from storage.search_text import index_text, normalise
 
 # As the parser names them (storage does not import jobs).
 KIND_HUGGINGFACE = "huggingface"
@@ -419,11 +419,12 @@ async def _named_apart(
 def _keeping_names(
     papers: list[PaperInput], existing: Mapping[str, Paper]
 ) -> tuple[list[PaperInput], list[str]]:
-    """The papers, each stored deep read under the name it has while its text still
-    mentions it: a name is read from cue phrases (`X 的核心主张是`), which an edit of a word
-    or a paragraph moves, and cited addresses (`AV-GRPO#3`) must keep working. A paper whose
-    text no longer mentions its name was renamed on purpose: it takes the new one, with a
-    warning, since its addresses change."""
+    """The papers, each stored deep read under the name it has while its text calls it so
+    as often as by the name read now: a name is read from cue phrases (`X 的核心主张是`),
+    which an edit of a word or a paragraph moves, and cited addresses (`AV-GRPO#3`) must
+    keep working. A paper whose text now uses another name more (a misread name corrected:
+    `GSPO`, its baseline, back to `GAPO`) takes it, with a warning, since its addresses
+    change. A numbered name (`GAPO-2`) is the name read, kept apart."""
     kept: list[PaperInput] = []
     notes: list[str] = []
     for paper in papers:
@@ -438,20 +439,39 @@ def _keeping_names(
             or lookup_keys.name_key(name) == row.name_key
         ):
             kept.append(paper)
-        elif lookup_keys.name_key(row.name) in lookup_keys.name_key(_all_text(paper)):
+            continue
+        text = normalise(_all_text(paper))
+        if _numbered_as(row.name, name) or _mentions(text, row.name) >= _mentions(text, name):
             kept.append(replace(paper, fields={**paper.fields, "name": row.name}))
-        else:
-            kept.append(paper)
-            notes.append(
-                f"line {paper.line}: {row.name} no longer names this paper (its text does not "
-                f"mention it); it is called {name} now, its claims {name}#1, …"
-            )
+            continue
+        kept.append(paper)
+        notes.append(
+            f"line {paper.line}: {row.name} no longer names this paper (its text calls it "
+            f"{name}); it is called {name} now, its claims {name}#1, …"
+        )
     return kept, notes
 
 
 def _all_text(paper: PaperInput) -> str:
-    texts = [v for v in paper.fields.values() if isinstance(v, str)]
+    """What the digest wrote of a paper: its sections and claims, not what is read from
+    them (its name, and the subtitle repeating its positioning's first sentence)."""
+    texts = [v for f, v in paper.fields.items() if isinstance(v, str) and f not in _READ_FROM]
     return " ".join([*texts, *(t for c in paper.claims for t in (c.text_zh, c.quote_en))])
+
+
+_READ_FROM = frozenset({"name", "subtitle", "title"})
+
+
+def _mentions(text: str, name: str) -> int:
+    """How often normalised `text` names `name` as a word of its own (`ENEA` is not in
+    `ENEAS`, nor `GAPO` in `gap of`)."""
+    word = re.escape(normalise(name))
+    return len(re.findall(rf"(?<![a-z0-9]){word}(?![a-z0-9])" if name.isascii() else word, text))
+
+
+def _numbered_as(stored: str, name: str) -> bool:
+    """Whether `stored` is `name` numbered apart from another paper's (`GAPO-2`)."""
+    return re.fullmatch(rf"{re.escape(name)}-[0-9]+", stored) is not None
 
 
 _NUMBERED = range(2, 10)  # the numbers a name taken is looked for with (`_named_apart`)
@@ -1050,8 +1070,9 @@ def _cut_copy(paper: PaperInput, row: Paper) -> bool:
     `…`): it would replace the whole abstract by less of it, and its name or title read
     from less. One that ends a sentence lost its last sentences to an edit: it is read."""
     abstract, stored = paper.fields.get("abstract_en"), row.abstract_en
-    if paper.fields.get("kind") != KIND_ABSTRACT_ONLY or not abstract or not stored:
-        return False
+    kinds = (paper.fields.get("kind"), row.kind)
+    if kinds != (KIND_ABSTRACT_ONLY, KIND_ABSTRACT_ONLY) or not abstract or not stored:
+        return False  # a listing or deep read of it takes what the entry adds (`_says_less`)
     end = abstract.rstrip()
     mid_sentence = end.endswith(("…", "...")) or end[-1:] not in _SENTENCE_ENDS
     shorter = len(paper_keys.fingerprint(abstract)) < len(paper_keys.fingerprint(stored))

@@ -160,13 +160,17 @@ def unmangled(text: str) -> str | None:
     try:
         mended = data.decode("utf-8")
     except UnicodeDecodeError:
-        if len(_CJK.findall(data.decode("utf-8", errors="replace"))) >= _MANGLED_CJK:
+        chinese = len(_CJK.findall(data.decode("utf-8", errors="replace")))
+        lines = sum(1 for line in text.splitlines() if _MOJIBAKE_LEAD.search(line))
+        if chinese >= _MANGLED_CJK and lines >= _MANGLED_LINES:
             raise DigestParseError(_MANGLED_LOSSILY, 1) from None
-        return None
+        return None  # a mangled fragment in English text (a name, a dataset) stays as is
     return mended if has_cjk(mended) else None
 
 
-_MANGLED_CJK = 10  # Chinese characters in what is left: mangled Chinese, not chance
+# A file mangled lossily, not a garbled fragment pasted into English text: this much
+# Chinese in what is left of it, on this many lines at least.
+_MANGLED_CJK, _MANGLED_LINES = 10, 3
 _MANGLED_LOSSILY = (
     "the file's text is UTF-8 that a tool read as Windows-1252 and saved again, losing "
     "the bytes that encoding lacks, so its Chinese cannot be read back whole: deliver "

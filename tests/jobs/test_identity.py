@@ -570,7 +570,8 @@ async def test_a_new_paper_of_a_taken_name_is_numbered_so_each_claim_has_one_add
         if again == "re-sent":  # beside the first, delivered after it
             write(tmp_path / "2026-09-28-v2.txt", other.replace(said, said + " clearly"))
             os.utime(tmp_path / "2026-09-28.txt", ns=(10**18, 10**18))
-        await ingest(sessions, [tmp_path], force=again == "re-read")
+        again_report = await ingest(sessions, [tmp_path], force=again == "re-read")
+        assert not [w for w in again_report.warnings if "no longer names" in w["warning"]]
         async with sessions() as session:
             first = await find_claim(session, "GAPO#3")
             second = await find_claim(session, "GAPO-2#1")
@@ -642,8 +643,8 @@ async def test_a_paper_whose_text_no_longer_mentions_its_name_is_renamed_with_a_
     assert (await paper_named(sessions, "EmbodiedOps")).id == skills.id
     line = text[: text.index("EmbodiedSkills")].count("\n") + 1
     assert [w["warning"] for w in report.warnings] == [
-        f"line {line}: EmbodiedSkills no longer names this paper (its text does not mention "
-        "it); it is called EmbodiedOps now, its claims EmbodiedOps#1, …"
+        f"line {line}: EmbodiedSkills no longer names this paper (its text calls it "
+        "EmbodiedOps); it is called EmbodiedOps now, its claims EmbodiedOps#1, …"
     ]
 
 
@@ -701,3 +702,57 @@ async def test_an_abstract_only_entry_delivered_again_cut_shorter_is_the_same_pa
         [(name, stored)] = (await session.execute(select(Paper.name, Paper.abstract_en))).all()
     assert name == PSI_SPEC
     assert stored == (cut(abstract) if shorter else abstract)
+
+
+@pytest.mark.parametrize(
+    ("misnamed", "name", "cue"),
+    [
+        ("ENEA", "ENEAS", "本文提出 ENEAS（"),  # a letter short: `ENEAS` holds `ENEA`
+        ("GSPO", "GAPO", "GAPO 是一篇"),  # its own baseline's name, cited in its claims
+    ],
+)
+async def test_a_misread_name_corrected_in_the_text_is_taken(
+    sessions: Sessions, seeds: Path, misnamed: str, name: str, cue: str
+) -> None:
+    """The text first named the paper wrongly where its name is read from; corrected, the
+    text calls it by the right name far more often than by the wrong one (a part of it, or
+    a baseline it cites): the paper takes the right name, with a warning."""
+    text = (seeds / DEEP_READS).read_text(encoding="utf-8")
+    write(seeds / DEEP_READS, text.replace(cue, cue.replace(name, misnamed), 1))
+    await ingest(sessions, [seeds])
+    before = await paper_named(sessions, misnamed)
+    write(seeds / DEEP_READS, text)
+
+    report = await ingest(sessions, [seeds])
+
+    assert (await paper_named(sessions, name)).id == before.id
+    assert [w["warning"].split(": ", 1)[1] for w in report.warnings] == [
+        f"{misnamed} no longer names this paper (its text calls it {name}); it is called "
+        f"{name} now, its claims {name}#1, …"
+    ]
+    async with sessions() as session:
+        found = await find_claim(session, f"{name}#3")
+    assert found is not None and [hit.paper.name for hit in found.hits] == [name]
+
+
+async def test_abstract_only_entries_of_listed_papers_still_name_them(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """The next day's deep-read digest holds papers of a HuggingFace list as abstract-only
+    entries, each abstract cut at 1,000 characters as the format does: each entry adds what
+    the listed paper lacks, its name among it (the same names as in the other order)."""
+    listing = write(tmp_path / "list.txt", (SEEDS / HUGGINGFACE).read_text(encoding="utf-8"))
+    await ingest(sessions, [listing])
+    async with sessions() as session:
+        abstracts = (await session.execute(select(Paper.abstract_en).order_by(Paper.id))).all()
+    parts = ["2026-10-05"] + [p for (a,) in abstracts for p in (a[:1000], deep_read.NOTE)]
+    entries = write(tmp_path / "entries.txt", "\n\n".join(parts) + "\n")
+    os.utime(entries, ns=(10**18, 10**18))
+
+    report = await ingest(sessions, [tmp_path])
+
+    named = [p.name for p in parse_digest(decode_digest(entries.read_bytes())).papers if p.name]
+    assert report.papers["new"] == 0 and len(named) >= 10
+    async with sessions() as session:
+        stored = set((await session.execute(select(Paper.name))).scalars())
+    assert set(named) <= stored

@@ -478,3 +478,18 @@ def test_utf8_misread_with_its_undefined_bytes_lost_is_refused(seed: Path, lost:
         "losing the bytes that encoding lacks, so its Chinese cannot be read back whole: "
         "deliver the original file"
     )
+
+
+def test_a_mangled_fragment_in_english_text_is_read_as_it_is() -> None:
+    """A Chinese name pasted, garbled, into an English list (`?` for the bytes Windows-1252
+    lacks) is a fragment, not a mangled file: the list loads, the fragment as it is."""
+    garbled = "数据集：中文长文本推理基准".encode().decode("cp1252", errors="replace")
+    garbled = garbled.replace("\ufffd", "?")
+    text = (
+        "HuggingFace Papers 2026-10-04\n\n1. LongBench-Zh: A Long-Context Benchmark\n\n"
+        f"Abstract:We release LongBench-Zh ({garbled}), long documents for reasoning.\n\n"
+        "Authors: José Hernández, Zoë Müller\nArxiv ID: 2610.09999\n"
+    )
+    digest = parse_digest(text)
+    assert [paper.arxiv_id for paper in digest.papers] == ["2610.09999"]
+    assert (digest.papers[0].abstract_en or "").startswith("We release LongBench-Zh (æ•°æ?®")
