@@ -370,7 +370,7 @@ async def _named_apart(
     its stored name, and a new one is numbered (`GAPO-2`), with a warning. Short acronyms
     are reused by unrelated papers. An abstract-only entry shares its name with the deep
     read of the same paper, and a listing's paper has none (its claims are `#a1`, …)."""
-    papers, notes = await asyncio.to_thread(_keeping_names, papers, existing)
+    papers = await asyncio.to_thread(_keeping_names, papers, existing)
     wanted = {
         p.key: lookup_keys.name_key(p.fields["name"])
         for p in papers
@@ -387,6 +387,7 @@ async def _named_apart(
         for key, paper_id in rows:
             holders.setdefault(str(key), set()).add(paper_id)
     named: list[PaperInput] = []
+    notes: list[str] = []
     numbered: dict[str, int] = {}  # name -> the last number this file gave it
     for paper in papers:
         key = wanted.get(paper.key)
@@ -398,6 +399,12 @@ async def _named_apart(
         if not holders.get(key, set()) - {itself}:
             holders.setdefault(key, set()).add(itself)
             named.append(paper)
+            if row is not None and row.name and row.name_key != key:
+                name = str(paper.fields["name"])
+                notes.append(
+                    f"line {paper.line}: {row.name} no longer names this paper (its text "
+                    f"calls it {name}); it is called {name} now, its claims {name}#1, …"
+                )
             continue
         name = str(paper.fields["name"])
         if row is not None:  # stored: it keeps the name it has
@@ -416,40 +423,29 @@ async def _named_apart(
     return named, notes
 
 
-def _keeping_names(
-    papers: list[PaperInput], existing: Mapping[str, Paper]
-) -> tuple[list[PaperInput], list[str]]:
+def _keeping_names(papers: list[PaperInput], existing: Mapping[str, Paper]) -> list[PaperInput]:
     """The papers, each stored deep read under the name it has while its text calls it so
     as often as by the name read now: a name is read from cue phrases (`X 的核心主张是`),
     which an edit of a word or a paragraph moves, and cited addresses (`AV-GRPO#3`) must
     keep working. A paper whose text now uses another name more (a misread name corrected:
-    `GSPO`, its baseline, back to `GAPO`) takes it, with a warning, since its addresses
-    change. A numbered name (`GAPO-2`) is the name read, kept apart."""
+    `GSPO`, its baseline, back to `GAPO`) takes it (`_named_apart` warns). A numbered name
+    (`GAPO-2`) is the name read, kept apart."""
     kept: list[PaperInput] = []
-    notes: list[str] = []
     for paper in papers:
         row = existing.get(paper.key)
         name = paper.fields.get("name")
         if (
-            row is None
-            or not row.name
-            or not name
-            or row.kind != KIND_DEEP_READ
-            or paper.fields.get("kind") != KIND_DEEP_READ
-            or lookup_keys.name_key(name) == row.name_key
+            row is not None
+            and row.name
+            and name
+            and row.kind == paper.fields.get("kind") == KIND_DEEP_READ
+            and lookup_keys.name_key(name) != row.name_key
         ):
-            kept.append(paper)
-            continue
-        text = normalise(_all_text(paper))
-        if _numbered_as(row.name, name) or _mentions(text, row.name) >= _mentions(text, name):
-            kept.append(replace(paper, fields={**paper.fields, "name": row.name}))
-            continue
+            text = normalise(_all_text(paper))
+            if _numbered_as(row.name, name) or _mentions(text, row.name) >= _mentions(text, name):
+                paper = replace(paper, fields={**paper.fields, "name": row.name})
         kept.append(paper)
-        notes.append(
-            f"line {paper.line}: {row.name} no longer names this paper (its text calls it "
-            f"{name}); it is called {name} now, its claims {name}#1, …"
-        )
-    return kept, notes
+    return kept
 
 
 def _all_text(paper: PaperInput) -> str:
@@ -463,10 +459,12 @@ _READ_FROM = frozenset({"name", "subtitle", "title"})
 
 
 def _mentions(text: str, name: str) -> int:
-    """How often normalised `text` names `name` as a word of its own (`ENEA` is not in
-    `ENEAS`, nor `GAPO` in `gap of`)."""
+    """How often normalised `text` names `name` as a word of its own: not inside a longer
+    name (`ENEA` in `ENEAS`, `Hunyuan` in `Hunyuan-A13B`, `GRPO` in `AV-GRPO`) or across
+    words (`GAPO` in `gap of`)."""
     word = re.escape(normalise(name))
-    return len(re.findall(rf"(?<![a-z0-9]){word}(?![a-z0-9])" if name.isascii() else word, text))
+    alone = rf"(?<![a-z0-9])(?<![a-z0-9][-.]){word}(?![a-z0-9])(?![-.][a-z0-9])"
+    return len(re.findall(alone if name.isascii() else word, text))
 
 
 def _numbered_as(stored: str, name: str) -> bool:
@@ -1065,21 +1063,16 @@ def _defers(paper: PaperInput, row: Paper, newer: set[int]) -> bool:
 
 
 def _cut_copy(paper: PaperInput, row: Paper) -> bool:
-    """Whether `paper` is an abstract-only entry whose abstract is the row's cut shorter,
-    mid-sentence (pipelines cut an entry's abstract at different lengths, mid-word or with
-    `…`): it would replace the whole abstract by less of it, and its name or title read
-    from less. One that ends a sentence lost its last sentences to an edit: it is read."""
+    """Whether `paper` is an abstract-only entry whose abstract is the row's cut shorter:
+    pipelines cut an entry's abstract at different lengths (mid-word, at a sentence's end,
+    with `…`), and an abstract is the paper's own text, which no review edits away. It
+    would replace the whole abstract by less of it, and its name or title read from less."""
     abstract, stored = paper.fields.get("abstract_en"), row.abstract_en
     kinds = (paper.fields.get("kind"), row.kind)
     if kinds != (KIND_ABSTRACT_ONLY, KIND_ABSTRACT_ONLY) or not abstract or not stored:
         return False  # a listing or deep read of it takes what the entry adds (`_says_less`)
-    end = abstract.rstrip()
-    mid_sentence = end.endswith(("…", "...")) or end[-1:] not in _SENTENCE_ENDS
     shorter = len(paper_keys.fingerprint(abstract)) < len(paper_keys.fingerprint(stored))
-    return mid_sentence and shorter and paper_keys.cut_from(abstract, stored)
-
-
-_SENTENCE_ENDS = frozenset(".!?。！？\"'”’)）")
+    return shorter and paper_keys.cut_from(abstract, stored)
 
 
 def _says_less(paper: PaperInput, row: Paper) -> bool:

@@ -149,12 +149,12 @@ def unmangled(text: str) -> str | None:
     or Latin-1 and saved again (mojibake: `æœ¬æ–‡` for `本文`); else None. Only text with
     no CJK but with the look of UTF-8's lead bytes for it is tried, and only a result that
     is strict UTF-8 holding CJK is taken, which other text never is. Mangled text that
-    lost bytes on the way (written as `?`, or dropped: what Windows-1252 lacks) is refused:
-    about one Chinese character in seven would be lost."""
+    lost bytes on the way (written as `?` or `�`, or dropped: what Windows-1252 lacks) is
+    refused: about one Chinese character in seven would be lost."""
     if has_cjk(text) or not _MOJIBAKE_LEAD.search(text):  # the first scan ends early
         return None
-    try:
-        data = text.encode("cp1252", errors=_C1_AS_BYTES)
+    try:  # a byte the tool could not read may have become `�` as well as `?`
+        data = text.replace("\ufffd", "?").encode("cp1252", errors=_C1_AS_BYTES)
     except UnicodeError:
         return None
     try:

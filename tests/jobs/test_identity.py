@@ -608,6 +608,8 @@ async def test_the_deep_read_of_a_paper_an_abstract_only_entry_named_keeps_the_n
         (AV_GRPO, "AV-GRPO", "AV-GRPO 的核心主张是", "AV-GRPO 核心主张是"),  # a word dropped
         (DEEP_READS, "Enoki", "但二者通常分离。Enoki", "但二者通常分离。\n\nEnoki"),  # split
         (DEEP_READS, "GAPO", "GAPO 是一篇", "本文研究的 GAPO 是一篇"),  # reworded
+        # A part of its name written alone: `Hunyuan` inside `Hunyuan-A13B` is not it.
+        (AV_GRPO, "Hunyuan-A13B", "腾讯混元团队发布的", "腾讯 Hunyuan 团队发布的"),
     ],
 )
 async def test_an_edit_that_moves_the_words_a_name_is_read_from_keeps_the_name(
@@ -672,20 +674,20 @@ PSI_SPEC = "Ψ-Spec"
 
 
 @pytest.mark.parametrize(
-    ("cut", "shorter"),
+    "cut",
     [
-        (lambda a: a[:700] + "…", False),  # cut with an ellipsis: past the sentence naming it
-        (lambda a: a[:500], False),  # cut mid-word, as digests cut at 1,000 characters
-        (lambda a: a[: a.rindex(". ", 0, 800) + 1], True),  # its last sentences edited out
+        lambda a: a[:700] + "…",  # cut with an ellipsis: past the sentence naming it
+        lambda a: a[:500],  # cut mid-word, as digests cut at 1,000 characters
+        lambda a: a[: a.rindex(". ", 0, 700) + 1],  # cut at a sentence's end
     ],
-    ids=["ellipsis", "mid-word", "sentences-removed"],
+    ids=["ellipsis", "mid-word", "sentence-end"],
 )
 async def test_an_abstract_only_entry_delivered_again_cut_shorter_is_the_same_paper(
-    sessions: Sessions, tmp_path: Path, cut: Callable[[str], str], shorter: bool
+    sessions: Sessions, tmp_path: Path, cut: Callable[[str], str]
 ) -> None:
     """Pipelines cut an abstract-only entry's abstract at other lengths: a copy cut shorter
     in another file is the same paper, and adds nothing (the whole abstract and its name
-    stay); one that ends a sentence lost its last sentences to an edit, and is read."""
+    stay), wherever it was cut: an abstract is the paper's own text, no review shortens it."""
     abstract = (SEEDS / DEEP_READS).read_text(encoding="utf-8").split("\n")[2]
     assert PSI_SPEC in abstract[600:] and len(abstract) == 1000
     write(tmp_path / "2026-09-09.txt", f"2026-09-09\n\n{abstract}\n\n{deep_read.NOTE}\n")
@@ -700,8 +702,7 @@ async def test_an_abstract_only_entry_delivered_again_cut_shorter_is_the_same_pa
     assert report.papers["new"] == 0 and not report.errors
     async with sessions() as session:
         [(name, stored)] = (await session.execute(select(Paper.name, Paper.abstract_en))).all()
-    assert name == PSI_SPEC
-    assert stored == (cut(abstract) if shorter else abstract)
+    assert (name, stored) == (PSI_SPEC, abstract)
 
 
 @pytest.mark.parametrize(
@@ -745,7 +746,7 @@ async def test_abstract_only_entries_of_listed_papers_still_name_them(
     await ingest(sessions, [listing])
     async with sessions() as session:
         abstracts = (await session.execute(select(Paper.abstract_en).order_by(Paper.id))).all()
-    parts = ["2026-10-05"] + [p for (a,) in abstracts for p in (a[:1000], deep_read.NOTE)]
+    parts = ["2026-10-05"] + [p for (a,) in abstracts for p in ((a or "")[:1000], deep_read.NOTE)]
     entries = write(tmp_path / "entries.txt", "\n\n".join(parts) + "\n")
     os.utime(entries, ns=(10**18, 10**18))
 
@@ -756,3 +757,23 @@ async def test_abstract_only_entries_of_listed_papers_still_name_them(
     async with sessions() as session:
         stored = set((await session.execute(select(Paper.name))).scalars())
     assert set(named) <= stored
+
+
+async def test_a_name_corrected_to_one_another_paper_holds_keeps_the_stored_one_quietly(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """The seeds' GAPO was first stored as `GSPO` (its baseline, misread); corrected, its
+    name GAPO is another paper's by then: it keeps `GSPO`, and no warning says otherwise."""
+    other = deep_read_of(AV_GRPO, "本文提出 X-Planner", ("X-Planner", "GAPO"), "2026-09-28")
+    write(tmp_path / "2026-09-28.txt", other)
+    seed = (SEEDS / DEEP_READS).read_text(encoding="utf-8")
+    write(tmp_path / "2026-09-09.txt", seed.replace("GAPO 是一篇", "GSPO 是一篇", 1))
+    await ingest(sessions, [tmp_path])
+    misnamed = await paper_named(sessions, "GSPO")
+    write(tmp_path / "2026-09-09.txt", seed)
+
+    report = await ingest(sessions, [tmp_path])
+
+    assert report.warnings == []
+    assert (await paper_named(sessions, "GSPO")).id == misnamed.id
+    assert str((await paper_named(sessions, "GAPO")).digest_date) == "2026-09-28"  # the other
