@@ -174,7 +174,10 @@ async def papers_meant(
         tried += await asyncio.to_thread(vocabulary.corrections, name, names_first=True)
     meant: dict[str, None] = {}
     for words in tried:
-        found = await lookup_paper(session, words, all_but_one=False)
+        try:
+            found = await lookup_paper(session, words, all_but_one=False)
+        except BadQuery:  # nothing searchable in it (`paper:"!!!"`)
+            continue
         if 0 < found.total <= MEANT_PAPERS:
             meant |= dict.fromkeys(ref.address for ref in found.papers if ref.address)
     return list(meant)[:MEANT_PAPERS]

@@ -40,6 +40,13 @@ async def paper_named(sessions: Sessions, name: str) -> Paper:
         return (await session.execute(select(Paper).where(Paper.name == name))).scalar_one()
 
 
+async def papers_addressed(sessions: Sessions, address: str) -> list[str | None]:
+    """The names of the papers whose claim `address` (`GAPO#3`) finds."""
+    async with sessions() as session:
+        found = await find_claim(session, address)
+    return [hit.paper.name for hit in found.hits] if found else []
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, old
@@ -625,9 +632,7 @@ async def test_an_edit_that_moves_the_words_a_name_is_read_from_keeps_the_name(
 
     assert report.papers == {"new": 0, "updated": 1} and report.warnings == []
     assert (await paper_named(sessions, name)).id == before.id
-    async with sessions() as session:
-        found = await find_claim(session, f"{name}#3")
-    assert found is not None and [hit.paper.name for hit in found.hits] == [name]
+    assert await papers_addressed(sessions, f"{name}#3") == [name]
 
 
 async def test_a_paper_whose_text_no_longer_mentions_its_name_is_renamed_with_a_warning(
@@ -731,9 +736,7 @@ async def test_a_misread_name_corrected_in_the_text_is_taken(
         f"{misnamed} no longer names this paper (its text calls it {name}); it is called "
         f"{name} now, its claims {name}#1, …"
     ]
-    async with sessions() as session:
-        found = await find_claim(session, f"{name}#3")
-    assert found is not None and [hit.paper.name for hit in found.hits] == [name]
+    assert await papers_addressed(sessions, f"{name}#3") == [name]
 
 
 async def test_abstract_only_entries_of_listed_papers_still_name_them(
