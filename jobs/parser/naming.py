@@ -39,7 +39,7 @@ _CUE_BEFORE = re.compile(
     r"|name[sd]?|dub(?:s|bed)?|term(?:s|ed)?)\s(?:the\s+)?)\s*\Z"
 )
 _CUE_AFTER = re.compile(
-    r"\s*(?:的(?:核心|主张|主要|关键)"
+    r"\s*(?:的(?:核心|主张|主要|关键)|核心主张"  # `X 核心主张是`: the 的 is often left out
     r"|[（(]\s*[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z][A-Za-z0-9-]*)+\s*[）)])"
 )
 _SENTENCE_BREAK = re.compile(r"[。！？；]\s*\Z")

@@ -141,3 +141,18 @@ def test_a_name_typed_full_width_where_it_is_introduced_is_the_same_name() -> No
 
     assert names == [paper.name for paper in parse_file(deep_reads).papers]
     assert {"GAPO", "ENEAS"} <= set(names)
+
+
+def test_a_name_cue_written_without_its_de_names_the_paper_the_same() -> None:
+    """`AV-GRPO 核心主张是` for `AV-GRPO 的核心主张是`: Chinese often leaves the 的 out."""
+    seed = next(seed for seed in seed_files() if seed.name.startswith("000"))
+    text = seed.read_text(encoding="utf-8")
+    assert text.count("AV-GRPO 的核心主张是") == 1
+
+    names = [
+        p.name
+        for p in parse_digest(text.replace("AV-GRPO 的核心主张是", "AV-GRPO 核心主张是")).papers
+    ]
+
+    assert names == [paper.name for paper in parse_file(seed).papers]
+    assert "AV-GRPO" in names
