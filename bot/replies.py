@@ -42,6 +42,7 @@ from storage.search import (
     lookup_paper,
     paper_details,
     search_claims,
+    with_paper,
 )
 from storage.search_text import BadQuery
 from storage.status import store_status
@@ -142,7 +143,7 @@ async def claims(
             found = await search_claims(session, text, page=page, dense=dense)
         except UnknownPaper as unknown:
             meant = await papers_meant(suggester, sessions, session, unknown.name)
-            named = [_PAPER_FILTER.sub(f"paper:{a}", text, count=1) for a in meant]
+            named = [with_paper(text, address) for address in meant]
             return blocks.with_suggestions(blocks.refusal(str(unknown)), "/claims", named)
         fixes = await better_searches(
             suggester if page == 1 else None,
@@ -184,7 +185,6 @@ async def papers_meant(
 
 
 MEANT_PAPERS = 3  # papers offered for a `paper:` filter that names none
-_PAPER_FILTER = re.compile(r'\bpaper:(?:"[^"]*"|“[^”]*”|\S+)', re.IGNORECASE)
 
 
 async def open_paper(sessions: Sessions, key: str, *, shared_by: str | None = None) -> Message:

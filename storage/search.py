@@ -335,6 +335,11 @@ def filter_spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+def with_paper(text: str, address: str) -> str:
+    """A `/claims` text with its `paper:` filter naming `address` instead."""
+    return _FILTER.sub(lambda m: f"paper:{address}" if m[1].lower() == "paper" else m[0], text)
+
+
 def parse_claim_search(text: str) -> ClaimSearch:
     """Read `paper:`, `since:` and `until:` out of a `/claims` text; the rest are words."""
     values: dict[str, str] = {}
