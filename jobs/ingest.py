@@ -339,7 +339,10 @@ async def _ingest_files(
 
     async def produce() -> None:
         for path in files:
-            await ready.put(asyncio.create_task(_prepare(stored, path, options, executor)))
+            file, data = await _read(stored, path, options)
+            # Parses start in the order the files are stored: the one the writer waits for
+            # never waits behind later ones (read in threads, they would finish in any order).
+            await ready.put(asyncio.create_task(_parse(file, data, executor)))
 
     producer = asyncio.create_task(produce())
     try:
@@ -403,35 +406,40 @@ async def _stored_versions(
         return await loading.stored_versions(session, paths)
 
 
-async def _prepare(
-    stored: Mapping[str, loading.StoredVersion],
-    path: Path,
-    options: _Options,
-    executor: Executor | None = None,
-) -> _Prepared:
-    force = options.force
+async def _read(
+    stored: Mapping[str, loading.StoredVersion], path: Path, options: _Options
+) -> tuple[_Prepared, bytes | None]:
+    """The file as read and hashed, and its bytes if they are to be parsed."""
     try:
         stored_path, data = await asyncio.to_thread(
             read_digest, path, options.max_file_mb, options.settle_seconds
         )
     except OSError as error:
-        return _Prepared(path, error=f"cannot read: {error.strerror or error}")
+        return _Prepared(path, error=f"cannot read: {error.strerror or error}"), None
     except FileTooLarge as error:
-        return _Prepared(path, error=str(error))
+        return _Prepared(path, error=str(error)), None
     except StillBeingWritten as error:
-        return _Prepared(path, waiting=still_being_written(str(error)))
+        return _Prepared(path, waiting=still_being_written(str(error))), None
     content_hash = await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
     file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
+    if _outcome(stored.get(stored_path), content_hash) == "unchanged" and not options.force:
+        return file, None  # re-ingesting an unchanged file only checks its hash
+    return file, data
+
+
+async def _parse(file: _Prepared, data: bytes | None, executor: Executor | None) -> _Prepared:
+    if data is None:
+        return file
     try:
-        if _outcome(stored.get(stored_path), content_hash) == "unchanged" and not force:
-            return file  # re-ingesting an unchanged file only checks its hash
         if executor is None:
-            return replace(file, parsed=await asyncio.to_thread(parse_file, data))
-        loop = asyncio.get_running_loop()
-        return replace(file, parsed=await loop.run_in_executor(executor, parse_file, data))
+            parsed = await asyncio.to_thread(parse_file, data)
+        else:
+            loop = asyncio.get_running_loop()
+            parsed = await loop.run_in_executor(executor, parse_file, data)
     except Exception as error:
-        log.exception("ingest of %s failed", path)
-        return _Prepared(path, error=internal_error(error))
+        log.exception("ingest of %s failed", file.path)
+        return _Prepared(file.path, error=internal_error(error))
+    return replace(file, parsed=parsed)
 
 
 def _outcome(document: Document | loading.StoredVersion | None, content_hash: str) -> str:
