@@ -890,6 +890,8 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     body, previous = line.strip(), before.strip()
     if _is_note(body) or previous == NOTE:
         return True
+    if indent_of(line) >= QUOTE_INDENT and not has_cjk(body):
+        return False  # a quote or its next piece: most lines asked, answered at once
     if _is_bare_label(previous):
         return False  # a review label on a line of its own (`**Novelty**`): its text
     if _number_then_text(previous, line):

@@ -19,6 +19,7 @@ from .text import (
     DRESSING,
     LOST,
     digest_lines,
+    lines_ending,
     lines_starting,
     nul_hole,
     paragraphs,
@@ -267,7 +268,12 @@ def _deep_reads(
     # without a newline): that line's paragraph ends there.
     later: list[tuple[int, str]] = []  # (index, date line)
     cuts = [first + 1]  # where a run of paragraphs starts: after the first line, a glued date
-    for index in range(first + 1, len(lines)):
+    # Only a line that starts as a date line does, or ends in a digit, can be one.
+    dated = {
+        *lines_starting(lines, first + 1, _DATE_STARTS),
+        *lines_ending(lines, first + 1, _DIGITS),
+    }
+    for index in sorted(dated):
         if _is_date(line := lines[index].strip()):
             later.append((index, line))
             body[index] = ""
