@@ -4,7 +4,7 @@ Text is normalised (NFKC, case folded, accents and zero-width characters removed
 Chinese characters read as simplified ones: `延遲` as `延迟`) and cut
 into tokens: decimal numbers, runs of letters and digits, and, for Chinese/Japanese/Korean
 runs, overlapping two-character pieces plus the run's last character. The indexed form is
-those tokens joined by spaces, which SQLite FTS5 (its `ascii` tokenizer: cut at spaces, `.` kept) and
+those tokens joined by spaces, which SQLite FTS5 (its `ascii` tokenizer, `.` kept) and
 PostgreSQL (`to_tsvector('simple', …)`) both split back into exactly the same tokens, so
 both stores match the same rows.
 

@@ -357,3 +357,51 @@ async def test_a_new_sqlite_store_has_8_kib_pages_and_an_older_one_keeps_its_own
     assert hits.total > 0
     with sqlite3.connect(path) as store:
         assert store.execute("PRAGMA page_size").fetchone()[0] == (existing_page_size or 8192)
+
+
+async def test_sqlite_indexes_rebuilt_at_0013_find_what_they_found_before(
+    database_url: URL,
+) -> None:
+    """0013 rebuilds SQLite's full-text indexes with the `ascii` tokenizer (down, with
+    `unicode61`): every search of the seeds finds the same claims and papers either way,
+    and a claim stored after the rebuild is found."""
+    searches = ["AUROC", "显存", "hallucination detection", '"median AUROC"', "GAPO", "延迟 ms"]
+    async with db.open_engine(database_url) as engine:
+        await upgraded_with_seeds(engine)
+        at_head = await found_by(engine, searches)
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0012")
+        assert await found_by(engine, searches) == at_head
+        await db.upgrade(engine)
+        assert await found_by(engine, searches) == at_head
+        assert all(claims for claims, _ in at_head)
+
+        async with engine.begin() as connection:
+            paper_id = (await connection.execute(text("SELECT min(id) FROM papers"))).scalar()
+            await connection.execute(
+                text(
+                    "INSERT INTO claims (paper_id, number, text_zh, quote_en, source, search_text)"
+                    " VALUES (:paper, 99, '新词', 'zyzzyva', 'review', '新词 词 zyzzyva')"
+                ),
+                {"paper": paper_id},
+            )
+        async with db.session_factory(engine)() as session:
+            hits = (await search_claims(session, "zyzzyva")).hits
+        assert [hit.number for hit in hits] == [99]
+        if engine.dialect.name == "sqlite":
+            async with engine.connect() as connection:
+                tables = await connection.execute(
+                    text("SELECT sql FROM sqlite_master WHERE name IN ('claims_fts', 'papers_fts')")
+                )
+                assert all("tokenize=\"ascii tokenchars '.'\"" in sql for (sql,) in tables)
+
+
+async def found_by(engine: AsyncEngine, searches: list[str]) -> list[tuple[list[int], list[int]]]:
+    """The claims and the papers each search finds, in order."""
+    found = []
+    async with db.session_factory(engine)() as session:
+        for typed in searches:
+            claims = [hit.claim_id for hit in (await search_claims(session, typed)).hits]
+            papers = [paper.id for paper in (await lookup_paper(session, typed)).papers]
+            found.append((claims, papers))
+    return found
