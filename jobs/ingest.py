@@ -16,6 +16,7 @@ import math
 import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -330,19 +331,27 @@ async def _ingest_files(
     """Store the files one after the other, in their order, each in its own transaction,
     while the next ones are read and parsed: a parse never waits for a write, nor a writer
     for a parse. With parse processes, that many files are parsed at once (both cores busy
-    beside the writer); memory holds that many files, plus the one being stored and one
-    waiting, at most."""
+    beside the writer); memory holds that many files, plus the one being stored, one
+    waiting and those read ahead, at most."""
     ahead = parse_pool.workers if parse_pool else 1
     executor = parse_pool.executor if parse_pool else None
     ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
     stored = await _stored_versions(sessions, files)
 
     async def produce() -> None:
-        for path in files:
-            file, data = await _read(stored, path, options)
-            # Parses start in the order the files are stored: the one the writer waits for
-            # never waits behind later ones (read in threads, they would finish in any order).
-            await ready.put(asyncio.create_task(_parse(file, data, executor)))
+        # A few files are read and hashed at once (all an unchanged file needs), and their
+        # parses start in the order they are stored: the file the writer waits for never
+        # waits behind later ones.
+        reads: deque[asyncio.Task[tuple[_Prepared, bytes | None]]] = deque()
+        try:
+            for index, path in enumerate(files, 1):
+                reads.append(asyncio.create_task(_read(stored, path, options)))
+                while len(reads) > _READ_AHEAD or (reads and index == len(files)):
+                    file, data = await reads.popleft()
+                    await ready.put(asyncio.create_task(_parse(file, data, executor)))
+        finally:
+            for read in reads:
+                read.cancel()
 
     producer = asyncio.create_task(produce())
     try:
@@ -356,6 +365,9 @@ async def _ingest_files(
         producer.cancel()
         while not ready.empty():
             ready.get_nowait().cancel()
+
+
+_READ_AHEAD = 4  # files read and hashed before their turn to be parsed
 
 
 @dataclass(frozen=True)
@@ -411,20 +423,22 @@ async def _read(
 ) -> tuple[_Prepared, bytes | None]:
     """The file as read and hashed, and its bytes if they are to be parsed."""
     try:
-        stored_path, data = await asyncio.to_thread(
-            read_digest, path, options.max_file_mb, options.settle_seconds
-        )
+        stored_path, data, content_hash = await asyncio.to_thread(_read_and_hash, path, options)
     except OSError as error:
         return _Prepared(path, error=f"cannot read: {error.strerror or error}"), None
     except FileTooLarge as error:
         return _Prepared(path, error=str(error)), None
     except StillBeingWritten as error:
         return _Prepared(path, waiting=still_being_written(str(error))), None
-    content_hash = await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
     file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
     if _outcome(stored.get(stored_path), content_hash) == "unchanged" and not options.force:
         return file, None  # re-ingesting an unchanged file only checks its hash
     return file, data
+
+
+def _read_and_hash(path: Path, options: _Options) -> tuple[str, bytes, str]:
+    stored_path, data = read_digest(path, options.max_file_mb, options.settle_seconds)
+    return stored_path, data, hashlib.sha256(data).hexdigest()
 
 
 async def _parse(file: _Prepared, data: bytes | None, executor: Executor | None) -> _Prepared:
