@@ -18,9 +18,11 @@ from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPap
 from .text import (
     DRESSING,
     LOST,
+    MANGLED_LOSSILY,
     digest_lines,
     lines_ending,
     lines_starting,
+    lost_in_mangling,
     nul_hole,
     paragraphs,
     unescaped,
@@ -108,12 +110,19 @@ def parse_digest(text: str) -> ParsedDigest:
     """Parse a digest's text into papers; raises DigestParseError on what it cannot read."""
     if "\x00" in text and (hole := nul_hole(text)) is not None:
         raise DigestParseError(_HOLE.format(hole[1]), hole[0])
-    text, nul_lines, padding = without_nuls(text)
-    mended = unmangled(text)
+    read, nul_lines, padding = without_nuls(text)
+    mended = unmangled(read)
     # Tags before entities: an entity for `<` stands for text, never for a tag.
-    text, tag_line = untagged(text if mended is None else mended)
+    text, tag_line = untagged(read if mended is None else mended)
     text, entity_line = unescaped(text)
-    digest = _parse(text)
+    try:
+        digest = _parse(text)
+    except DigestParseError:
+        # Mojibake too slight to refuse a file for, in one that cannot be read: what it
+        # lost (a note, a label) is why.
+        if lost_in_mangling(read):
+            raise DigestParseError(MANGLED_LOSSILY, 1) from None
+        raise
     kept, repeated = _once(digest.papers)
     notes = [*digest.warnings, *repeated, *(DigestWarning(line, _NULS) for line in nul_lines)]
     if padding is not None:

@@ -151,11 +151,8 @@ def unmangled(text: str) -> str | None:
     is strict UTF-8 holding CJK is taken, which other text never is. Mangled text that
     lost bytes on the way (written as `?` or `�`, or dropped: what Windows-1252 lacks) is
     refused: about one Chinese character in seven would be lost."""
-    if has_cjk(text) or not _MOJIBAKE_LEAD.search(text):  # the first scan ends early
-        return None
-    try:  # a byte the tool could not read may have become `�` as well as `?`
-        data = text.replace("\ufffd", "?").encode("cp1252", errors=_C1_AS_BYTES)
-    except UnicodeError:
+    data = _as_misread(text)
+    if data is None:
         return None
     try:
         mended = data.decode("utf-8")
@@ -163,15 +160,39 @@ def unmangled(text: str) -> str | None:
         chinese = len(_CJK.findall(data.decode("utf-8", errors="replace")))
         lines = sum(1 for line in text.splitlines() if _MOJIBAKE_LEAD.search(line))
         if chinese >= _MANGLED_CJK and lines >= _MANGLED_LINES:
-            raise DigestParseError(_MANGLED_LOSSILY, 1) from None
+            raise DigestParseError(MANGLED_LOSSILY, 1) from None
         return None  # a mangled fragment in English text (a name, a dataset) stays as is
     return mended if has_cjk(mended) else None
+
+
+def lost_in_mangling(text: str) -> bool:
+    """Whether the text holds Chinese mangled as `unmangled` reads it, with bytes lost on
+    the way, however little: in a file that cannot be read, that is why."""
+    data = _as_misread(text)
+    if data is None:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return has_cjk(data.decode("utf-8", errors="replace"))
+    return False
+
+
+def _as_misread(text: str) -> bytes | None:
+    """The bytes a tool read as Windows-1252 to write `text`, if it has the look of such
+    mojibake; else None."""
+    if has_cjk(text) or not _MOJIBAKE_LEAD.search(text):  # the first scan ends early
+        return None
+    try:  # a byte the tool could not read may have become `�` as well as `?`
+        return text.replace("\ufffd", "?").encode("cp1252", errors=_C1_AS_BYTES)
+    except UnicodeError:
+        return None
 
 
 # A file mangled lossily, not a garbled fragment pasted into English text: this much
 # Chinese in what is left of it, on this many lines at least.
 _MANGLED_CJK, _MANGLED_LINES = 10, 3
-_MANGLED_LOSSILY = (
+MANGLED_LOSSILY = (
     "the file's text is UTF-8 that a tool read as Windows-1252 and saved again, losing "
     "the bytes that encoding lacks, so its Chinese cannot be read back whole: deliver "
     "the original file"

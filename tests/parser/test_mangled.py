@@ -493,3 +493,25 @@ def test_a_mangled_fragment_in_english_text_is_read_as_it_is() -> None:
     digest = parse_digest(text)
     assert [paper.arxiv_id for paper in digest.papers] == ["2610.09999"]
     assert (digest.papers[0].abstract_en or "").startswith("We release LongBench-Zh (æ•°æ?®")
+
+
+@pytest.mark.parametrize("entries", [1, 2])
+@pytest.mark.parametrize("lost", ["?", "\ufffd"])
+def test_a_mangled_digest_too_short_to_refuse_for_it_is_refused_for_it(
+    entries: int, lost: str
+) -> None:
+    """A digest of one or two abstract-only entries, mangled losing bytes: each note is one
+    line, too few to refuse a file for its mojibake alone. It cannot be read (its notes
+    are garbled), and the reason given is the mangling, not a missing note."""
+    abstracts = [
+        "Large Language Models owe much of their success to next-token prediction.",
+        "A reasoning model can improve from its own on-policy experience.",
+    ]
+    text = "2026-09-09\n\n" + "".join(f"{a}\n\n{NOTE}\n\n" for a in abstracts[:entries])
+    parse_digest(text)  # read as delivered, the digest loads
+    mangled = text.encode("utf-8").decode("cp1252", errors="replace").replace("\ufffd", lost)
+
+    with pytest.raises(DigestParseError) as refused:
+        parse_digest(mangled)
+
+    assert "a tool read as Windows-1252 and saved again" in str(refused.value)
