@@ -430,6 +430,9 @@ async def _read(
         return _Prepared(path, error=str(error)), None
     except StillBeingWritten as error:
         return _Prepared(path, waiting=still_being_written(str(error))), None
+    except Exception as error:  # the writer, waiting for this file, must hear of it
+        log.exception("reading %s failed", path)
+        return _Prepared(path, error=internal_error(error)), None
     file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
     if _outcome(stored.get(stored_path), content_hash) == "unchanged" and not options.force:
         return file, None  # re-ingesting an unchanged file only checks its hash

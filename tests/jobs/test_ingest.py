@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import event, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from jobs import ingest as ingest_module
 from jobs.ingest import (
     MB,
     FileTooLarge,
@@ -330,6 +331,28 @@ async def test_a_crash_mid_file_leaves_the_store_as_it_was(
 
     assert report.errors[0]["error"] == "internal error: RuntimeError: disk on fire"
     assert await snapshot(sessions) == before
+
+
+async def test_a_file_that_fails_to_read_is_reported_and_the_others_load(
+    sessions: Sessions, seeds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unexpected error reading one file (files are read ahead of their turn) is that
+    file's error: the ingest goes on with the others and ends."""
+    broken = seeds / "004_ee791cd1952f5dee.txt"
+    real_read = ingest_module.read_digest
+
+    def read(path: Path, *args: Any) -> tuple[str, bytes]:
+        if path == broken:
+            raise RuntimeError("controller on fire")
+        return real_read(path, *args)
+
+    monkeypatch.setattr(ingest_module, "read_digest", read)
+    report = await asyncio.wait_for(ingest(sessions, [seeds]), timeout=60)
+
+    assert report.errors == [
+        {"path": str(broken), "error": "internal error: RuntimeError: controller on fire"}
+    ]
+    assert report.documents == {"new": 2, "changed": 0, "unchanged": 0, "failed": 1}
 
 
 async def test_missing_and_unreadable_paths_are_reported(sessions: Sessions, folder: Path) -> None:
