@@ -20,7 +20,6 @@ from .text import (
     LOST,
     MANGLED_LOSSILY,
     digest_lines,
-    lines_ending,
     lines_starting,
     lost_in_mangling,
     nul_hole,
@@ -277,12 +276,7 @@ def _deep_reads(
     # without a newline): that line's paragraph ends there.
     later: list[tuple[int, str]] = []  # (index, date line)
     cuts = [first + 1]  # where a run of paragraphs starts: after the first line, a glued date
-    # Only a line that starts as a date line does, or ends in a digit, can be one.
-    dated = {
-        *lines_starting(lines, first + 1, _DATE_STARTS),
-        *lines_ending(lines, first + 1, _DIGITS),
-    }
-    for index in sorted(dated):
+    for index in range(first + 1, len(lines)):
         if _is_date(line := lines[index].strip()):
             later.append((index, line))
             body[index] = ""

@@ -318,12 +318,6 @@ def lines_starting(lines: Sequence[str], start: int, starts: tuple[str, ...]) ->
     return itertools.compress(itertools.count(start), flags)
 
 
-def lines_ending(lines: Sequence[str], start: int, ends: tuple[str, ...]) -> Iterator[int]:
-    """The indexes from `start` of the lines that end with one of `ends` (as `lines_starting`)."""
-    flags = map(str.endswith, itertools.islice(lines, start, None), itertools.repeat(ends))
-    return itertools.compress(itertools.count(start), flags)
-
-
 class Paragraph(NamedTuple):  # a tuple: the parser makes one for every paragraph
     """Consecutive non-blank lines; `line` is the 1-based number of the first one."""
 
