@@ -14,7 +14,7 @@ from jobs.parser import (
     decode_digest,
     parse_digest,
 )
-from jobs.parser.text import lines_starting
+from jobs.parser.text import has_cjk, lines_starting, lost_in_mangling, unmangled
 from tests.parser.summary import seed_files
 
 SEED_LINES = [seed.read_text(encoding="utf-8").split("\n") for seed in seed_files()]
@@ -171,3 +171,19 @@ def test_lines_starting_are_the_lines_a_test_of_each_finds(
     # The whole-file scans for headers look only at these lines.
     wanted = [i for i in range(start, len(lines)) if lines[i].strip().startswith(tuple(starts))]
     assert list(lines_starting(lines, start, tuple(starts))) == wanted
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("本文提出显存延迟模型推理的基准 .,?:1aZ\n"), max_size=80))
+def test_chinese_misread_as_windows_1252_is_mended_whole_or_not_at_all(text: str) -> None:
+    """Chinese that a tool read as Windows-1252 and saved again is read back as it was, or
+    not mended at all: never into other text, and never when bytes were known lost."""
+    mangled = text.encode().decode("cp1252", errors="replace").replace("\ufffd", "?")
+    try:
+        mended = unmangled(mangled)
+    except DigestParseError:
+        mended = None  # refused: too much of it lost to read the rest
+    assert mended in (None, text)
+    assert not (mended and lost_in_mangling(mangled))
+    if not has_cjk(text):
+        assert mended is None and not lost_in_mangling(mangled)
