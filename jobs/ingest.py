@@ -332,7 +332,7 @@ async def _ingest_files(
     while the next ones are read and parsed: a parse never waits for a write, nor a writer
     for a parse. With parse processes, that many files are parsed at once (both cores busy
     beside the writer); memory holds that many files, plus the one being stored, one
-    waiting and those read ahead, at most."""
+    waiting and those read ahead (_READ_AHEAD + 1), at most."""
     ahead = parse_pool.workers if parse_pool else 1
     executor = parse_pool.executor if parse_pool else None
     ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
@@ -343,12 +343,18 @@ async def _ingest_files(
         # parses start in the order they are stored: the file the writer waits for never
         # waits behind later ones.
         reads: deque[asyncio.Task[tuple[_Prepared, bytes | None]]] = deque()
+
+        async def parse_next() -> None:
+            file, data = await reads.popleft()
+            await ready.put(asyncio.create_task(_parse(file, data, executor)))
+
         try:
-            for index, path in enumerate(files, 1):
+            for path in files:
                 reads.append(asyncio.create_task(_read(stored, path, options)))
-                while len(reads) > _READ_AHEAD or (reads and index == len(files)):
-                    file, data = await reads.popleft()
-                    await ready.put(asyncio.create_task(_parse(file, data, executor)))
+                if len(reads) > _READ_AHEAD:
+                    await parse_next()
+            while reads:
+                await parse_next()
         finally:
             for read in reads:
                 read.cancel()
@@ -367,7 +373,7 @@ async def _ingest_files(
             ready.get_nowait().cancel()
 
 
-_READ_AHEAD = 4  # files read and hashed before their turn to be parsed
+_READ_AHEAD = 2  # files read and hashed before their turn to be parsed
 
 
 @dataclass(frozen=True)
@@ -421,22 +427,23 @@ async def _stored_versions(
 async def _read(
     stored: Mapping[str, loading.StoredVersion], path: Path, options: _Options
 ) -> tuple[_Prepared, bytes | None]:
-    """The file as read and hashed, and its bytes if they are to be parsed."""
+    """The file as read and hashed, and its bytes if they are to be parsed. Whatever goes
+    wrong is this file's error: the writer waits for it."""
     try:
         stored_path, data, content_hash = await asyncio.to_thread(_read_and_hash, path, options)
+        file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
+        if _outcome(stored.get(stored_path), content_hash) == "unchanged" and not options.force:
+            return file, None  # re-ingesting an unchanged file only checks its hash
+        return file, data
     except OSError as error:
         return _Prepared(path, error=f"cannot read: {error.strerror or error}"), None
     except FileTooLarge as error:
         return _Prepared(path, error=str(error)), None
     except StillBeingWritten as error:
         return _Prepared(path, waiting=still_being_written(str(error))), None
-    except Exception as error:  # the writer, waiting for this file, must hear of it
+    except Exception as error:
         log.exception("reading %s failed", path)
         return _Prepared(path, error=internal_error(error)), None
-    file = _Prepared(path, stored_path=stored_path, content_hash=content_hash, size=len(data))
-    if _outcome(stored.get(stored_path), content_hash) == "unchanged" and not options.force:
-        return file, None  # re-ingesting an unchanged file only checks its hash
-    return file, data
 
 
 def _read_and_hash(path: Path, options: _Options) -> tuple[str, bytes, str]:

@@ -20,10 +20,14 @@ PAPERS_PER_BATCH = 500  # a paper's text runs to tens of kilobytes
 CLAIMS_PER_BATCH = 5_000
 
 Tokenizer = Callable[..., str]
+EVERY_ROW = sa.true()
 
 
-def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
-    """Write `tokenize`'s search text into every paper and claim, in this transaction."""
+def recompute_search_text(
+    bind: sa.Connection, tokenize: Tokenizer, *, holding: tuple[str, ...] = ()
+) -> None:
+    """Write `tokenize`'s search text into every paper and claim (those whose search text
+    holds one of `holding`, if given), in this transaction."""
     papers = sa.table(
         "papers",
         sa.column("id"),
@@ -39,6 +43,7 @@ def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
             "search_head": tokenize(*(row[name] for name in SEARCH_HEAD)),
             "search_body": tokenize(*(row[name] for name in SEARCH_BODY)),
         },
+        where=_holding(holding, papers.c.search_head, papers.c.search_body),
     )
     claims = sa.table(
         "claims",
@@ -52,7 +57,15 @@ def recompute_search_text(bind: sa.Connection, tokenize: Tokenizer) -> None:
         claims,
         CLAIMS_PER_BATCH,
         lambda row: {"search_text": tokenize(row["text_zh"], row["quote_en"])},
+        where=_holding(holding, claims.c.search_text),
     )
+
+
+def _holding(characters: tuple[str, ...], *columns: sa.ColumnClause[str]) -> sa.ColumnElement[bool]:
+    """Rows whose `columns` hold one of `characters`; every row if there are none."""
+    if not characters:
+        return EVERY_ROW
+    return sa.or_(*(column.contains(c) for column in columns for c in characters))
 
 
 def recompute_paper_keys(bind: sa.Connection) -> None:
@@ -100,9 +113,10 @@ def _in_batches(
     size: int,
     compute: Callable[[sa.RowMapping], dict[str, str | None]],
     columns: list[str] | None = None,
+    where: sa.ColumnElement[bool] = EVERY_ROW,
 ) -> None:
-    """Recompute `table`'s search columns (or `columns`) a batch of rows at a time, in id
-    order."""
+    """Recompute `table`'s search columns (or `columns`) of the rows `where` selects, a
+    batch of rows at a time, in id order."""
     update = (
         table.update()
         .where(table.c.id == sa.bindparam("row_id"))
@@ -112,7 +126,7 @@ def _in_batches(
     while True:
         rows = (
             bind.execute(
-                sa.select(table).where(table.c.id > after).order_by(table.c.id).limit(size)
+                sa.select(table).where(table.c.id > after, where).order_by(table.c.id).limit(size)
             )
             .mappings()
             .all()

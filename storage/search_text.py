@@ -47,7 +47,7 @@ from storage import bilingual, chinese_variants
 from storage.chinese_variants import SIMPLIFIED, TRADITIONAL
 
 _CJK = (
-    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3040-\u309f\u30a1-\u30fa\u30fc-\u30ff"  # Hiragana, Katakana (not its `゠`, `・`)
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
     "\uac00-\ud7af"  # Hangul
     "\U00020000-\U0003ffff"  # Han extensions

@@ -117,9 +117,9 @@ def parse_digest(text: str) -> ParsedDigest:
     try:
         digest = _parse(text)
     except DigestParseError:
-        # Mojibake too slight to refuse a file for, in one that cannot be read: what it
-        # lost (a note, a label) is why.
-        if lost_in_mangling(read):
+        # A deep-read digest needs its Chinese (notes, labels, claims): mojibake too slight
+        # to refuse one for is why it cannot be read. Other text keeps its own reason.
+        if lost_in_mangling(read) and _opens_deep_reads(read):
             raise DigestParseError(MANGLED_LOSSILY, 1) from None
         raise
     kept, repeated = _once(digest.papers)
@@ -157,6 +157,13 @@ def opening_line(lines: Sequence[str]) -> int | None:
             return index
         title = index
     return title
+
+
+def _opens_deep_reads(text: str) -> bool:
+    """Whether the text's first line is a deep-read digest's date line."""
+    lines = digest_lines(text)
+    first = opening_line(lines)
+    return first is not None and _is_date(lines[first].strip())
 
 
 def opens_a_digest(line: str) -> bool:

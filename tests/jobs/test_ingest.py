@@ -333,12 +333,16 @@ async def test_a_crash_mid_file_leaves_the_store_as_it_was(
     assert await snapshot(sessions) == before
 
 
+@pytest.mark.parametrize("read_ahead", [1, 2])
 async def test_a_file_that_fails_to_read_is_reported_and_the_others_load(
-    sessions: Sessions, seeds: Path, monkeypatch: pytest.MonkeyPatch
+    sessions: Sessions, folder: Path, monkeypatch: pytest.MonkeyPatch, read_ahead: int
 ) -> None:
     """An unexpected error reading one file (files are read ahead of their turn) is that
-    file's error: the ingest goes on with the others and ends."""
-    broken = seeds / "004_ee791cd1952f5dee.txt"
+    file's error: the ingest goes on with the others, in their order, and ends."""
+    for day in range(1, 8):
+        entries = [Entry(f"2610.{day:05d}", f"Paper of day {day}")]
+        write(folder / f"2026-10-{day:02d}.txt", huggingface_digest(f"2026-10-{day:02d}", entries))
+    broken = folder / "2026-10-04.txt"
     real_read = ingest_module.read_digest
 
     def read(path: Path, *args: Any) -> tuple[str, bytes]:
@@ -347,12 +351,16 @@ async def test_a_file_that_fails_to_read_is_reported_and_the_others_load(
         return real_read(path, *args)
 
     monkeypatch.setattr(ingest_module, "read_digest", read)
-    report = await asyncio.wait_for(ingest(sessions, [seeds]), timeout=60)
+    monkeypatch.setattr(ingest_module, "_READ_AHEAD", read_ahead)
+    report = await asyncio.wait_for(ingest(sessions, [folder]), timeout=60)
 
     assert report.errors == [
         {"path": str(broken), "error": "internal error: RuntimeError: controller on fire"}
     ]
-    assert report.documents == {"new": 2, "changed": 0, "unchanged": 0, "failed": 1}
+    assert report.documents == {"new": 6, "changed": 0, "unchanged": 0, "failed": 1}
+    async with sessions() as session:
+        stored = await session.execute(select(Paper.arxiv_id).order_by(Paper.id))
+        assert list(stored.scalars()) == [f"2610.{day:05d}" for day in (1, 2, 3, 5, 6, 7)]
 
 
 async def test_missing_and_unreadable_paths_are_reported(sessions: Sessions, folder: Path) -> None:

@@ -515,3 +515,20 @@ def test_a_mangled_digest_too_short_to_refuse_for_it_is_refused_for_it(
         parse_digest(mangled)
 
     assert "a tool read as Windows-1252 and saved again" in str(refused.value)
+
+
+def test_a_list_with_a_garbled_fragment_keeps_its_own_reason_to_be_refused() -> None:
+    """A HuggingFace list needs no Chinese: one that cannot be read for another reason
+    (its header has no date) says so, though a garbled Chinese name sits in it."""
+    garbled = "数据集：中文长文本推理基准".encode().decode("cp1252", errors="replace")
+    text = (
+        "HuggingFace Papers\n\n1. LongBench-Zh: A Long-Context Benchmark\n\n"
+        f"Abstract:We release LongBench-Zh ({garbled.replace(chr(0xFFFD), '?')}).\n\n"
+        "Arxiv ID: 2610.09999\n"
+    )
+    with pytest.raises(DigestParseError) as refused:
+        parse_digest(text)
+
+    assert str(refused.value) == (
+        "line 1: HuggingFace header has no date: expected 'HuggingFace Papers YYYY-MM-DD'"
+    )

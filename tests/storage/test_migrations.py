@@ -19,6 +19,7 @@ from jobs.ingest import ingest
 from storage import db, paper_keys, search_reindex
 from storage.models import Base, is_hand_written
 from storage.search import lookup_paper, search_claims
+from storage.search_text import index_text
 from tests.digests import SEEDS
 
 TABLES = {
@@ -369,8 +370,10 @@ async def test_sqlite_indexes_rebuilt_at_0013_find_what_they_found_before(
     async with db.open_engine(database_url) as engine:
         await upgraded_with_seeds(engine)
         at_head = await found_by(engine, searches)
+        assert await fts_settings(engine) in ([("ascii", "8")] * 2, [])
         async with engine.begin() as connection:
             await connection.run_sync(downgrade_to, "0012")
+        assert await fts_settings(engine) in ([("unicode61", "4")] * 2, [])
         assert await found_by(engine, searches) == at_head
         await db.upgrade(engine)
         assert await found_by(engine, searches) == at_head
@@ -388,12 +391,58 @@ async def test_sqlite_indexes_rebuilt_at_0013_find_what_they_found_before(
         async with db.session_factory(engine)() as session:
             hits = (await search_claims(session, "zyzzyva")).hits
         assert [hit.number for hit in hits] == [99]
-        if engine.dialect.name == "sqlite":
-            async with engine.connect() as connection:
-                tables = await connection.execute(
-                    text("SELECT sql FROM sqlite_master WHERE name IN ('claims_fts', 'papers_fts')")
+
+
+async def test_katakana_punctuation_separates_words_from_0013(database_url: URL) -> None:
+    """`・` was read as a letter of a Chinese run (`约翰・史密斯`: `翰・`, `・史`), which
+    unicode61 and PostgreSQL cut apart again and `ascii` would not; 0013 computes the text
+    of the rows holding it as ingest does now, so both stores find the name's words."""
+    async with db.open_engine(database_url) as engine:
+        await upgraded_with_seeds(engine)
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0012")
+            paper_id = (await connection.execute(text("SELECT min(id) FROM papers"))).scalar()
+            await connection.execute(  # as ingest wrote it before 0013
+                text(
+                    "INSERT INTO claims (paper_id, number, text_zh, quote_en, source, search_text)"
+                    " VALUES (:paper, 98, '约翰・史密斯', 'as reported', 'review',"
+                    " '约翰 翰・ ・史 史密 密斯 斯 as report reported')"
+                ),
+                {"paper": paper_id},
+            )
+        untouched = await search_columns(engine)
+
+        await db.upgrade(engine)
+
+        recomputed = await search_columns(engine)
+        changed = [row for row in recomputed if row not in untouched]
+        assert changed == [(changed[0][0], index_text("约翰・史密斯", "as reported"))]
+        assert "・" not in changed[0][1]
+        async with db.session_factory(engine)() as session:
+            for typed in ("史密斯", "约翰・史密斯", "约翰 史密斯"):
+                hits = (await search_claims(session, typed)).hits
+                assert 98 in [hit.number for hit in hits], typed
+
+
+async def fts_settings(engine: AsyncEngine) -> list[tuple[str, str]]:
+    """SQLite's full-text indexes' tokenizer and automerge (none on PostgreSQL)."""
+    if engine.dialect.name != "sqlite":
+        return []
+    settings = []
+    async with engine.connect() as connection:
+        for index in ("claims_fts", "papers_fts"):
+            sql = (
+                await connection.execute(
+                    text("SELECT sql FROM sqlite_master WHERE name = :name"), {"name": index}
                 )
-                assert all("tokenize=\"ascii tokenchars '.'\"" in sql for (sql,) in tables)
+            ).scalar_one()
+            merge = (
+                await connection.execute(
+                    text(f"SELECT v FROM {index}_config WHERE k = 'automerge'")
+                )
+            ).scalar()
+            settings.append((sql.split('tokenize="')[1].split()[0], str(merge or 4)))
+    return settings
 
 
 async def found_by(engine: AsyncEngine, searches: list[str]) -> list[tuple[list[int], list[int]]]:
