@@ -43,10 +43,10 @@ def check(paths: Sequence[Path], max_file_mb: float) -> CheckReport:
     """Blocking (files are read and parsed here): call it in a thread from async code."""
     report = CheckReport()
     chosen = selection.select_files(paths)
-    report.problems += [
-        {"path": str(p), "problem": "no such file or folder"} for p in chosen.missing
+    report.problems += [{"path": selection.shown(p), "problem": why} for p, why in chosen.failed]
+    report.skipped += [
+        {"path": selection.shown(p), "reason": reason} for p, reason in chosen.skipped
     ]
-    report.skipped += [{"path": str(p), "reason": reason} for p, reason in chosen.skipped]
     for path in chosen.files:
         report.files += 1
         try:

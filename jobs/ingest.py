@@ -38,6 +38,7 @@ from jobs.parser import (
     decode_digest,
     parse_digest,
 )
+from jobs.parser.text import MANGLED_LOSSILY
 from storage import db, loading, runs, search_text
 from storage.db import Sessions
 from storage.models import CLAIM_FROM_ABSTRACT, Document
@@ -106,10 +107,10 @@ class IngestReport:
 
     def fail(self, path: Path, error: str) -> None:
         self.documents["failed"] += 1
-        self.errors.append({"path": str(path), "error": error})
+        self.errors.append({"path": selection.shown(path), "error": error})
 
     def skip(self, path: Path, reason: str) -> None:
-        self.skipped.append({"path": str(path), "reason": reason})
+        self.skipped.append({"path": selection.shown(path), "reason": reason})
 
     def by_path(self) -> None:
         """Each list by file name (each file's own in line order): files are read in the
@@ -121,8 +122,8 @@ class IngestReport:
 def digest_files(paths: Iterable[Path], report: IngestReport) -> list[Path]:
     """The files to read (see jobs.selection); the others are reported as skipped."""
     chosen = selection.select_files(paths)
-    for path in chosen.missing:
-        report.fail(path, "no such file or folder")
+    for path, error in chosen.failed:
+        report.fail(path, error)
     for path, reason in chosen.skipped:
         report.skip(path, reason)
     return chosen.files
@@ -311,7 +312,9 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
     try:  # a file that starts otherwise is a digest if the parser reads papers from it
         digest = parse_digest(decode_digest(data))
     except DigestParseError as error:
-        return not_a_digest or str(error)
+        # A digest mangled on its way is one, its first line as garbled as the rest.
+        mangled = error.message == MANGLED_LOSSILY
+        return str(error) if mangled or not not_a_digest else not_a_digest
     return ParsedFile(
         digest.format,
         digest.digest_date,

@@ -9,6 +9,7 @@ read.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -56,11 +57,18 @@ class Skipped:
     reason: str
 
 
+NO_SUCH_FILE = "no such file or folder"
+NAME_NOT_UTF8 = (
+    "the file's name is not UTF-8 (another encoding's bytes, as unzipping an archive made "
+    "on Windows leaves): rename it"
+)
+
+
 @dataclass
 class Selection:
     files: list[Path] = field(default_factory=list)
     skipped: list[tuple[Path, str]] = field(default_factory=list)
-    missing: list[Path] = field(default_factory=list)
+    failed: list[tuple[Path, str]] = field(default_factory=list)  # with why
 
 
 def select_files(paths: Iterable[Path]) -> Selection:
@@ -80,19 +88,28 @@ def select_files(paths: Iterable[Path]) -> Selection:
                     continue
                 if not file.resolve().is_relative_to(root):
                     selection.skipped.append((file, OUTSIDE_THE_FOLDER))
-                elif reason := _not_a_digest_name(file.name):
-                    selection.skipped.append((file, reason))
                 else:
-                    selection.files.append(file)
+                    _take(selection, file)
         elif path.is_file():
-            if reason := _not_a_digest_name(path.name):
-                selection.skipped.append((path, reason))
-            else:
-                selection.files.append(path)
+            _take(selection, path)
         else:
-            selection.missing.append(path)
+            selection.failed.append((path, NO_SUCH_FILE))
     selection.files.sort(key=_delivered)
     return selection
+
+
+def _take(selection: Selection, file: Path) -> None:
+    if reason := _not_a_digest_name(file.name):
+        selection.skipped.append((file, reason))
+    elif shown(file) != str(file):  # the store and every report keep paths as UTF-8
+        selection.failed.append((file, NAME_NOT_UTF8))
+    else:
+        selection.files.append(file)
+
+
+def shown(path: Path) -> str:
+    """The path as text, the bytes of a name that is not UTF-8 shown as `�`."""
+    return os.fsencode(path).decode("utf-8", errors="replace")
 
 
 def _delivered(path: Path) -> tuple[int, Path]:

@@ -116,10 +116,12 @@ def parse_digest(text: str) -> ParsedDigest:
     text, entity_line = unescaped(text)
     try:
         digest = _parse(text)
-    except DigestParseError:
+    except DigestParseError as error:
         # A deep-read digest needs its Chinese (notes, labels, claims): mojibake too slight
-        # to refuse one for is why it cannot be read. Other text keeps its own reason.
-        if lost_in_mangling(read) and _opens_deep_reads(read):
+        # to refuse one for is why it cannot be read past its date line. Other text, and a
+        # bad date line, keep their own reason.
+        dated = _deep_reads_date_line(read)
+        if dated is not None and error.line != dated and lost_in_mangling(read):
             raise DigestParseError(MANGLED_LOSSILY, 1) from None
         raise
     kept, repeated = _once(digest.papers)
@@ -159,11 +161,11 @@ def opening_line(lines: Sequence[str]) -> int | None:
     return title
 
 
-def _opens_deep_reads(text: str) -> bool:
-    """Whether the text's first line is a deep-read digest's date line."""
+def _deep_reads_date_line(text: str) -> int | None:
+    """The line number of the text's first line if it is a deep-read digest's date line."""
     lines = digest_lines(text)
     first = opening_line(lines)
-    return first is not None and _is_date(lines[first].strip())
+    return first + 1 if first is not None and _is_date(lines[first].strip()) else None
 
 
 def opens_a_digest(line: str) -> bool:

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from jobs import selection
+from jobs.check import check
 from jobs.ingest import ParsedFile, ingest, parse_file
 from storage.db import Sessions
 from storage.models import Claim, IngestRun, Paper
@@ -81,6 +82,28 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     again = await ingest(sessions, [seeds])
     assert again.errors == [] and len(again.skipped) == 12
     assert await last_run_status(sessions) == "ok"
+
+
+async def test_a_file_whose_name_is_not_utf8_fails_alone_with_the_reason(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A name in another encoding (GBK, as unzipping an archive made on a Chinese Windows
+    machine leaves it) cannot be stored or reported as written: that file fails, with the
+    reason and its name shown as far as it reads, and every other file loads; `--check`
+    says the same."""
+    name = "论文精读-2026-10-06.txt".encode("gbk")
+    misnamed = Path(os.fsdecode(os.fsencode(seeds) + b"/" + name))
+    shutil.copy(SEEDS / DEEP_READS, misnamed)
+    shown = os.fsencode(misnamed).decode("utf-8", errors="replace")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.errors == [{"path": shown, "error": selection.NAME_NOT_UTF8}]
+    assert report.documents == {"new": 3, "changed": 0, "unchanged": 0, "failed": 1}
+    assert await counts(sessions) == (36, 133)
+    assert await last_run_status(sessions) == "partial"
+    checked = check([seeds], max_file_mb=20)
+    assert checked.problems == [{"path": shown, "problem": selection.NAME_NOT_UTF8}]
 
 
 async def test_a_digest_whose_first_line_is_a_dated_title_is_read_not_skipped(

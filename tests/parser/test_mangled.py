@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from jobs.ingest import parse_file
 from jobs.parser import DigestParseError, parse_digest
 from jobs.parser.deep_read import NOTE
 from jobs.parser.text import decode_digest, unmangled
@@ -47,6 +48,44 @@ def test_utf8_misread_as_a_western_encoding_is_read_as_it_was(seed: Path, misrea
 
     assert digest.papers == original.papers
     assert [str(w) for w in digest.warnings] == [MOJIBAKE, *map(str, original.warnings)]
+
+
+@pytest.mark.parametrize("misread", ["cp1252", "latin-1"])
+def test_a_byte_order_mark_misread_with_the_rest_is_no_text(misread: str) -> None:
+    """A file saved with a byte order mark (as Windows Notepad writes UTF-8), then misread:
+    the mark becomes `ï»¿` before the date line, and is dropped with the mending."""
+    seed = seed_files()[0]
+    text = seed.read_text(encoding="utf-8")
+    mangled = ("\ufeff" + text).encode("utf-8").decode(misread, errors="test-c1")
+    assert mangled.startswith("ï»¿")
+
+    assert parse_digest(mangled).papers == parse_digest(text).papers
+
+
+def test_a_digest_with_a_mark_mangled_losing_bytes_is_refused_not_skipped() -> None:
+    """With its byte order mark garbled too, its first line reads as no date: still a
+    mangled digest, refused with the reason (a failure), not skipped as no digest."""
+    seed = seed_files()[0]
+    text = "\ufeff" + seed.read_text(encoding="utf-8")
+    mangled = text.encode("utf-8").decode("cp1252", errors="replace")
+
+    refused = parse_file(mangled.encode("utf-8"))
+
+    assert isinstance(refused, str)
+    assert "a tool read as Windows-1252 and saved again" in refused
+
+
+def test_a_bad_date_line_keeps_its_reason_beside_a_garbled_fragment() -> None:
+    """A deep-read digest refused for its date line says so, though a garbled fragment
+    (Chinese misread, bytes lost) is all the Chinese it holds: delivering the original
+    would not help."""
+    garbled = "数据集".encode().decode("cp1252", errors="replace").replace("\ufffd", "?")
+    text = f"2026-02-30\n\nWe release LongBench-Zh ({garbled}), long Chinese documents.\n"
+
+    with pytest.raises(DigestParseError) as refused:
+        parse_digest(text)
+
+    assert str(refused.value) == "line 1: '2026-02-30' is not a valid date"
 
 
 @pytest.mark.parametrize(
