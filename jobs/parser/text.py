@@ -158,11 +158,22 @@ def unmangled(text: str) -> str | None:
         mended = data.decode("utf-8")
     except UnicodeDecodeError:
         chinese = len(_CJK.findall(data.decode("utf-8", errors="replace")))
-        lines = sum(1 for line in text.splitlines() if _MOJIBAKE_LEAD.search(line))
-        if chinese >= _MANGLED_CJK and lines >= _MANGLED_LINES:
+        lines = [line for line in text.splitlines() if _MOJIBAKE_LEAD.search(line)]
+        mangled = len(lines) >= _MANGLED_LINES or any(map(_was_chinese, lines))
+        if chinese >= _MANGLED_CJK and mangled:
             raise DigestParseError(MANGLED_LOSSILY, 1) from None
         return None  # a mangled fragment in English text (a name, a dataset) stays as is
     return mended if has_cjk(mended) else None
+
+
+def _was_chinese(line: str) -> bool:
+    """Whether a mangled line was Chinese (a field: an abstract, an analysis), not English
+    with a name pasted in: most of its letters read back as Chinese."""
+    data = _as_misread(line)
+    if data is None:
+        return False
+    cjk, letters = cjk_share(data.decode("utf-8", errors="replace"))
+    return cjk >= _MANGLED_CJK and 2 * cjk >= letters
 
 
 def lost_in_mangling(text: str) -> bool:
@@ -190,7 +201,7 @@ def _as_misread(text: str) -> bytes | None:
 
 
 # A file mangled lossily, not a garbled fragment pasted into English text: this much
-# Chinese in what is left of it, on this many lines at least.
+# Chinese in what is left of it, on this many lines at least or on a line that was Chinese.
 _MANGLED_CJK, _MANGLED_LINES = 10, 3
 MANGLED_LOSSILY = (
     "the file's text is UTF-8 that a tool read as Windows-1252 and saved again, losing "

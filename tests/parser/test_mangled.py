@@ -18,6 +18,7 @@ from jobs.ingest import parse_file
 from jobs.parser import DigestParseError, parse_digest
 from jobs.parser.deep_read import NOTE
 from jobs.parser.text import decode_digest, unmangled
+from tests.digests import Entry, huggingface_digest
 from tests.parser.summary import seed_files
 from tests.parser.test_boundaries import assert_same_papers, papers
 
@@ -549,6 +550,29 @@ def test_a_mangled_digest_too_short_to_refuse_for_it_is_refused_for_it(
     text = "2026-09-09\n\n" + "".join(f"{a}\n\n{NOTE}\n\n" for a in abstracts[:entries])
     parse_digest(text)  # read as delivered, the digest loads
     mangled = text.encode("utf-8").decode("cp1252", errors="replace").replace("\ufffd", lost)
+
+    with pytest.raises(DigestParseError) as refused:
+        parse_digest(mangled)
+
+    assert "a tool read as Windows-1252 and saved again" in str(refused.value)
+
+
+def test_a_list_of_one_entry_mangled_losing_bytes_is_refused() -> None:
+    """One entry without an analysis: its Chinese abstract is one line, its label another,
+    too few lines to refuse a file for, yet a line that was Chinese is no fragment pasted
+    into English. Refused, not loaded with the garbled abstract read as English."""
+    abstract = (
+        "我们提出一种流式视频交互模型，统一感知、记忆与主动响应，在多个基准上取得领先结果，"
+        "并显著降低了响应延迟。"
+    )
+    text = huggingface_digest("2026-10-05", [Entry("2610.00007", "OneStreamer", chinese=abstract)])
+    for other_chinese in (
+        "数据来源：HuggingFace Papers\n",
+        "LLM Analysis\n\nQ: 这篇论文试图解决什么问题？A: 提高准确率。\n",
+    ):
+        text = text.replace(other_chinese, "")
+    parse_digest(text)  # read as delivered, the list loads
+    mangled = text.encode("utf-8").decode("cp1252", errors="replace")
 
     with pytest.raises(DigestParseError) as refused:
         parse_digest(mangled)
