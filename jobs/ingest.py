@@ -38,7 +38,7 @@ from jobs.parser import (
     decode_digest,
     parse_digest,
 )
-from jobs.parser.text import MANGLED_LOSSILY
+from jobs.parser.errors import DamagedText
 from storage import db, loading, runs, search_text
 from storage.db import Sessions
 from storage.models import CLAIM_FROM_ABSTRACT, Document
@@ -311,10 +311,10 @@ def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
         return not_a_digest
     try:  # a file that starts otherwise is a digest if the parser reads papers from it
         digest = parse_digest(decode_digest(data))
+    except DamagedText as error:
+        return str(error)  # a digest damaged on its way, its first line too
     except DigestParseError as error:
-        # A digest mangled on its way is one, its first line as garbled as the rest.
-        mangled = error.message == MANGLED_LOSSILY
-        return str(error) if mangled or not not_a_digest else not_a_digest
+        return not_a_digest or str(error)
     return ParsedFile(
         digest.format,
         digest.digest_date,

@@ -12,7 +12,7 @@ from operator import attrgetter
 from storage.matching import ends_sentence
 
 from .deep_read import is_markup, parse_deep_reads, without_markup
-from .errors import DigestParseError, DigestWarning
+from .errors import DamagedText, DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
 from .text import (
@@ -24,6 +24,7 @@ from .text import (
     lost_in_mangling,
     nul_hole,
     paragraphs,
+    refuse_mostly_lost,
     unescaped,
     unmangled,
     untagged,
@@ -111,6 +112,7 @@ def parse_digest(text: str) -> ParsedDigest:
         raise DigestParseError(_HOLE.format(hole[1]), hole[0])
     read, nul_lines, padding = without_nuls(text)
     mended = unmangled(read)
+    refuse_mostly_lost(read if mended is None else mended)
     # Tags before entities: an entity for `<` stands for text, never for a tag.
     text, tag_line = untagged(read if mended is None else mended)
     text, entity_line = unescaped(text)
@@ -122,7 +124,7 @@ def parse_digest(text: str) -> ParsedDigest:
         # bad date line, keep their own reason.
         dated = _deep_reads_date_line(read)
         if dated is not None and error.line != dated and lost_in_mangling(read):
-            raise DigestParseError(MANGLED_LOSSILY, 1) from None
+            raise DamagedText(MANGLED_LOSSILY, 1) from None
         raise
     kept, repeated = _once(digest.papers)
     notes = [*digest.warnings, *repeated, *(DigestWarning(line, _NULS) for line in nul_lines)]

@@ -1,5 +1,5 @@
-"""The one exception the parser raises, and the warnings it gives about what it could
-read only in part."""
+"""The exception the parser raises, and the warnings it gives about what it could read
+only in part."""
 
 from dataclasses import dataclass
 
@@ -15,6 +15,11 @@ class DigestParseError(ValueError):
 
     def __str__(self) -> str:
         return self.message if self.line is None else f"line {self.line}: {self.message}"
+
+
+class DamagedText(DigestParseError):
+    """Text a tool damaged on its way (an encoding mixed up, characters lost): a digest's,
+    whatever its first line reads now."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from .errors import DigestParseError
+from .errors import DamagedText, DigestParseError
 
 # Byte order marks: UTF-8's is dropped; UTF-16's is how Windows tools (PowerShell's
 # `Out-File`, Notepad's "Unicode") mark the text they write.
@@ -98,6 +98,20 @@ def decode_digest(data: bytes) -> str:
     return text
 
 
+def refuse_mostly_lost(text: str) -> None:
+    """Text of which more than a hundredth was lost in encoding (`\ufffd`) is refused: a
+    few lost characters are read past (with a warning), whole fields of them are not."""
+    lost = text.count(LOST)
+    if lost * _STRAY_SHARE > len(text) - lost:
+        raise DamagedText(_MOSTLY_LOST.format(lost), text.count("\n", 0, text.find(LOST)) + 1)
+
+
+_MOSTLY_LOST = (
+    "the file's text holds {:,} characters lost in encoding (`\ufffd`, from here on: a tool "
+    "read it as another encoding, such as GBK, and saved it again): deliver the original file"
+)
+
+
 def stray_nuls(data: bytes) -> bool:
     """Whether the NUL bytes in UTF-8 data are damage to text that is read without them
     (see _NULS), rather than the mark of a binary file or of a wider encoding."""
@@ -161,7 +175,7 @@ def unmangled(text: str) -> str | None:
         lines = [line for line in text.splitlines() if _MOJIBAKE_LEAD.search(line)]
         mangled = len(lines) >= _MANGLED_LINES or any(map(_was_chinese, lines))
         if chinese >= _MANGLED_CJK and mangled:
-            raise DigestParseError(MANGLED_LOSSILY, 1) from None
+            raise DamagedText(MANGLED_LOSSILY, 1) from None
         return None  # a mangled fragment in English text (a name, a dataset) stays as is
     return mended if has_cjk(mended) else None
 

@@ -595,3 +595,17 @@ def test_a_list_with_a_garbled_fragment_keeps_its_own_reason_to_be_refused() -> 
     assert str(refused.value) == (
         "line 1: HuggingFace header has no date: expected 'HuggingFace Papers YYYY-MM-DD'"
     )
+
+
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+def test_utf8_misread_as_gbk_and_saved_again_is_refused(seed: Path) -> None:
+    """The commonest mix-up of Chinese encodings: UTF-8 opened as GBK (what it cannot read
+    written as `�`) and saved again as UTF-8. Valid UTF-8, but wrong Chinese throughout and
+    thousands of characters lost: refused with the reason, not loaded as garbage."""
+    mangled = seed.read_bytes().decode("gbk", errors="replace")
+
+    with pytest.raises(DigestParseError) as refused:
+        parse_digest(decode_digest(mangled.encode("utf-8")))
+
+    assert "characters lost in encoding" in str(refused.value)
+    assert "deliver the original file" in str(refused.value)
