@@ -158,13 +158,17 @@ def _line_breaks(text: str, start: int, end: int) -> int:
     return text.count("\n", start, end) + text.count("\r", start, end) - crlf
 
 
-def unmangled(text: str) -> str | None:
+_MANGLED_LAYERS = 3  # tools in a row that misread a file, undone at most
+
+
+def unmangled(text: str, layers: int = _MANGLED_LAYERS) -> str | None:
     """The text before it was mangled, when it is UTF-8 that a tool read as Windows-1252
-    or Latin-1 and saved again (mojibake: `æœ¬æ–‡` for `本文`); else None. Only text with
-    no CJK but with the look of UTF-8's lead bytes for it is tried, and only a result that
-    is strict UTF-8 holding CJK is taken, which other text never is. Mangled text that
-    lost bytes on the way (written as `?` or `�`, or dropped: what Windows-1252 lacks) is
-    refused: about one Chinese character in seven would be lost."""
+    or Latin-1 and saved again (mojibake: `æœ¬æ–‡` for `本文`), once or by tools in a row
+    (`Ã¦Å“Â¬` for `本`), up to `layers` times; else None. Only text with no CJK but with
+    the look of UTF-8's lead bytes for it is tried, and only a result that is strict UTF-8
+    holding CJK is taken, which other text never is. Mangled text that lost bytes on the
+    way (written as `?` or `�`, or dropped: what Windows-1252 lacks) is refused: about one
+    Chinese character in seven would be lost."""
     data = _as_misread(text)
     if data is None:
         return None
@@ -177,7 +181,9 @@ def unmangled(text: str) -> str | None:
         if chinese >= _MANGLED_CJK and mangled:
             raise DamagedText(MANGLED_LOSSILY, 1) from None
         return None  # a mangled fragment in English text (a name, a dataset) stays as is
-    return mended if has_cjk(mended) else None
+    if has_cjk(mended) or layers <= 1:
+        return mended if has_cjk(mended) else None
+    return unmangled(mended, layers - 1)  # mangled again before: the next layer
 
 
 def _was_chinese(line: str) -> bool:

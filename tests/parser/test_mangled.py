@@ -51,6 +51,20 @@ def test_utf8_misread_as_a_western_encoding_is_read_as_it_was(seed: Path, misrea
     assert [str(w) for w in digest.warnings] == [MOJIBAKE, *map(str, original.warnings)]
 
 
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.name)
+def test_utf8_misread_by_two_tools_in_a_row_is_read_as_it_was(seed: Path) -> None:
+    """Two tools in a row that each read UTF-8 as Windows-1252 and saved it again: both
+    layers are undone, with the one warning."""
+    text = seed.read_text(encoding="utf-8")
+    once = text.encode("utf-8").decode("cp1252", errors="test-c1")
+    twice = once.encode("utf-8").decode("cp1252", errors="test-c1")
+
+    digest, original = parse_digest(twice), parse_digest(text)
+
+    assert digest.papers == original.papers
+    assert [str(w) for w in digest.warnings] == [MOJIBAKE, *map(str, original.warnings)]
+
+
 @pytest.mark.parametrize("misread", ["cp1252", "latin-1"])
 def test_a_byte_order_mark_misread_with_the_rest_is_no_text(misread: str) -> None:
     """A file saved with a byte order mark (as Windows Notepad writes UTF-8), then misread:
