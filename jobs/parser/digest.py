@@ -27,6 +27,7 @@ from .text import (
     refuse_mostly_lost,
     unescaped,
     unmangled,
+    unmangled_lines,
     untagged,
     without_nuls,
 )
@@ -82,6 +83,11 @@ _MOJIBAKE = (
     "the file's text is UTF-8 that was read as Windows-1252 (or Latin-1) and saved again: "
     "read as the UTF-8 it was"
 )
+_MOJIBAKE_LINES = (
+    "the text of lines {} is UTF-8 that was read as Windows-1252 (or Latin-1) and saved "
+    "again: read as the UTF-8 it was"
+)
+_LINES_LISTED = 8
 _ENTITIES = (
     "the file's text holds HTML entities (`&quot;`, `&amp;`) from here on: read as the "
     "characters they stand for"
@@ -112,9 +118,10 @@ def parse_digest(text: str) -> ParsedDigest:
         raise DigestParseError(_HOLE.format(hole[1]), hole[0])
     read, nul_lines, padding = without_nuls(text)
     mended = unmangled(read)
-    refuse_mostly_lost(read if mended is None else mended)
+    whole, mended_lines = unmangled_lines(read) if mended is None else (mended, [])
+    refuse_mostly_lost(whole)
     # Tags before entities: an entity for `<` stands for text, never for a tag.
-    text, tag_line = untagged(read if mended is None else mended)
+    text, tag_line = untagged(whole)
     text, entity_line = unescaped(text)
     try:
         digest = _parse(text)
@@ -132,6 +139,11 @@ def parse_digest(text: str) -> ParsedDigest:
         notes.append(DigestWarning(padding[0], _PADDING.format(padding[1])))
     if mended is not None:
         notes.append(DigestWarning(1, _MOJIBAKE))
+    if mended_lines:
+        lines = ", ".join(map(str, mended_lines[:_LINES_LISTED])) + (
+            ", …" if len(mended_lines) > _LINES_LISTED else ""
+        )
+        notes.append(DigestWarning(mended_lines[0], _MOJIBAKE_LINES.format(lines)))
     if entity_line is not None:
         notes.append(DigestWarning(entity_line, _ENTITIES))
     if tag_line is not None:

@@ -5,6 +5,7 @@ Real exports come with a BOM, CRLF line ends, trailing spaces and stray blank li
 """
 
 import codecs
+import contextlib
 import html
 import itertools
 import re
@@ -186,6 +187,43 @@ def unmangled(text: str, layers: int = _MANGLED_LAYERS) -> str | None:
     return unmangled(mended, layers - 1)  # mangled again before: the next layer
 
 
+def unmangled_lines(text: str) -> tuple[str, list[int]]:
+    """The text with each run of such mojibake (see `unmangled`) read as the UTF-8 it was,
+    where the rest is not: real Chinese beside a claim pasted from a garbled view, fields a
+    pipeline fetched as Latin-1 written into its own template (`摘要：æ\x91\x98…`); and
+    the lines mended. Once a run reads back as Chinese, so do the file's other runs that
+    read back as strict UTF-8 (a formula's `∈` and `θ` among them)."""
+    if not _MOJIBAKE_LEAD.search(text):  # most files: one scan
+        return text, []
+    lines = text.split("\n")
+    if not _mended_lines(lines, _MOJIBAKE_LEAD, chinese_only=True):
+        return text, []
+    mended = _mended_lines(lines, _UTF8_LEAD, chinese_only=False)
+    for index, read in mended.items():
+        lines[index] = read
+    return "\n".join(lines), sorted(index + 1 for index in mended)
+
+
+def _mended_lines(lines: list[str], lead: re.Pattern[str], *, chinese_only: bool) -> dict[int, str]:
+    mended = {}
+    for index, line in enumerate(lines):
+        if lead.search(line):
+            # Cut at the real Chinese: each piece between is mended on its own.
+            pieces = _CJK_PIECES.split(line)
+            pieces[::2] = (_mended_piece(piece, chinese_only) for piece in pieces[::2])
+            if (read := "".join(pieces)) != line:
+                mended[index] = read
+    return mended
+
+
+def _mended_piece(piece: str, chinese_only: bool) -> str:
+    data = _as_misread(piece, None if chinese_only else _UTF8_LEAD)
+    with contextlib.suppress(UnicodeDecodeError):
+        if data is not None and (has_cjk(read := data.decode("utf-8")) or not chinese_only):
+            return read
+    return piece
+
+
 def _was_chinese(line: str) -> bool:
     """Whether a mangled line was Chinese (a field: an abstract, an analysis), not English
     with a name pasted in: most of its letters read back as Chinese."""
@@ -209,10 +247,10 @@ def lost_in_mangling(text: str) -> bool:
     return False
 
 
-def _as_misread(text: str) -> bytes | None:
+def _as_misread(text: str, lead: re.Pattern[str] | None = None) -> bytes | None:
     """The bytes a tool read as Windows-1252 to write `text`, if it has the look of such
-    mojibake; else None."""
-    if has_cjk(text) or not _MOJIBAKE_LEAD.search(text):  # the first scan ends early
+    mojibake (of Chinese, or of any character's `lead`); else None."""
+    if has_cjk(text) or not (lead or _MOJIBAKE_LEAD).search(text):  # the first scan ends early
         return None
     try:  # a byte the tool could not read may have become `�` as well as `?`
         return text.replace("\ufffd", "?").encode("cp1252", errors=_C1_AS_BYTES)
@@ -286,6 +324,9 @@ _C1_AS_BYTES = "paperbot-c1-as-bytes"
 codecs.register_error(_C1_AS_BYTES, _c1_as_bytes)
 # What UTF-8's lead bytes of CJK (0xE2-0xEF) look like read as Windows-1252, each followed by
 # a continuation byte's look (0x80-0xBF: C1, Windows-1252's punctuation, Latin-1's symbols).
+_CJK_PIECES = re.compile(f"([{CJK_CHARS}]+)")
+# Any character's UTF-8 lead byte (two to four bytes long) and a byte after it, misread.
+_UTF8_LEAD = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152-\u2122]")
 _MOJIBAKE_LEAD = re.compile("[\u00e2-\u00ef][\u0080-\u00bf\u0152-\u2122]")
 
 

@@ -65,6 +65,49 @@ def test_utf8_misread_by_two_tools_in_a_row_is_read_as_it_was(seed: Path) -> Non
     assert [str(w) for w in digest.warnings] == [MOJIBAKE, *map(str, original.warnings)]
 
 
+def test_a_claim_pasted_from_a_garbled_view_among_real_chinese_is_mended() -> None:
+    """One claim's statement pasted from a view that read UTF-8 as Windows-1252, in a file
+    otherwise Chinese as written: that line is read as the UTF-8 it was, with a warning."""
+    seed = seed_files()[0]
+    lines = seed.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    lines[at] = lines[at].encode("utf-8").decode("cp1252", errors="test-c1")
+    original = parse_digest(seed.read_text(encoding="utf-8"))
+
+    digest = parse_digest("\n".join(lines))
+
+    assert digest.papers == original.papers
+    assert str(digest.warnings[0]) == (
+        f"line {at + 1}: the text of lines {at + 1} is UTF-8 that was read as Windows-1252 "
+        "(or Latin-1) and saved again: read as the UTF-8 it was"
+    )
+
+
+LISTS = [seed for seed in seed_files() if "中文摘要" in seed.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("seed", LISTS, ids=lambda path: path.name)
+def test_chinese_fields_fetched_as_latin1_into_a_chinese_template_are_mended(seed: Path) -> None:
+    """A pipeline that fetched its Chinese as Latin-1 and wrote it after labels of its own
+    (`摘要：`, `中文摘要`, as written): every run of mojibake between real Chinese is read
+    back, and the digest reads as the original does."""
+    text = seed.read_text(encoding="utf-8")
+    labels = re.compile("(摘要：|中文摘要|数据来源：|Q: )")
+    mangled = "\n".join(
+        "".join(
+            piece if labels.fullmatch(piece) else piece.encode().decode("latin-1")
+            for piece in labels.split(line)
+        )
+        for line in text.split("\n")
+    )
+    assert mangled != text
+
+    digest, original = parse_digest(mangled), parse_digest(text)
+
+    assert digest.papers == original.papers
+    assert "read as the UTF-8 it was" in str(digest.warnings[0])
+
+
 @pytest.mark.parametrize("misread", ["cp1252", "latin-1"])
 def test_a_byte_order_mark_misread_with_the_rest_is_no_text(misread: str) -> None:
     """A file saved with a byte order mark (as Windows Notepad writes UTF-8), then misread:
