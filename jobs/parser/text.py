@@ -196,28 +196,31 @@ def unmangled_lines(text: str) -> tuple[str, list[int]]:
     if not _MOJIBAKE_LEAD.search(text):  # most files: one scan
         return text, []
     lines = text.split("\n")
-    if not _mended_lines(lines, _MOJIBAKE_LEAD, chinese_only=True):
+    if not _mended_lines(lines, chinese_only=True):
         return text, []
-    mended = _mended_lines(lines, _UTF8_LEAD, chinese_only=False)
+    mended = _mended_lines(lines, chinese_only=False)
     for index, read in mended.items():
         lines[index] = read
     return "\n".join(lines), sorted(index + 1 for index in mended)
 
 
-def _mended_lines(lines: list[str], lead: re.Pattern[str], *, chinese_only: bool) -> dict[int, str]:
+def _mended_lines(lines: list[str], *, chinese_only: bool) -> dict[int, str]:
+    """The lines holding mojibake that reads back as Chinese (or, not `chinese_only`, as any
+    strict UTF-8), each as it reads back."""
+    lead = _MOJIBAKE_LEAD if chinese_only else _UTF8_LEAD
     mended = {}
     for index, line in enumerate(lines):
         if lead.search(line):
             # Cut at the real Chinese: each piece between is mended on its own.
             pieces = _CJK_PIECES.split(line)
-            pieces[::2] = (_mended_piece(piece, chinese_only) for piece in pieces[::2])
+            pieces[::2] = (_mended_piece(piece, lead, chinese_only) for piece in pieces[::2])
             if (read := "".join(pieces)) != line:
                 mended[index] = read
     return mended
 
 
-def _mended_piece(piece: str, chinese_only: bool) -> str:
-    data = _as_misread(piece, None if chinese_only else _UTF8_LEAD)
+def _mended_piece(piece: str, lead: re.Pattern[str], chinese_only: bool) -> str:
+    data = _as_misread(piece, lead)
     with contextlib.suppress(UnicodeDecodeError):
         if data is not None and (has_cjk(read := data.decode("utf-8")) or not chinese_only):
             return read
@@ -324,10 +327,10 @@ _C1_AS_BYTES = "paperbot-c1-as-bytes"
 codecs.register_error(_C1_AS_BYTES, _c1_as_bytes)
 # What UTF-8's lead bytes of CJK (0xE2-0xEF) look like read as Windows-1252, each followed by
 # a continuation byte's look (0x80-0xBF: C1, Windows-1252's punctuation, Latin-1's symbols).
-_CJK_PIECES = re.compile(f"([{CJK_CHARS}]+)")
-# Any character's UTF-8 lead byte (two to four bytes long) and a byte after it, misread.
-_UTF8_LEAD = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152-\u2122]")
 _MOJIBAKE_LEAD = re.compile("[\u00e2-\u00ef][\u0080-\u00bf\u0152-\u2122]")
+# The same of any character's lead byte (0xC2-0xF4: two to four bytes long).
+_UTF8_LEAD = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152-\u2122]")
+_CJK_PIECES = re.compile(f"([{CJK_CHARS}]+)")  # real Chinese, kept apart as it is
 
 
 def _not_decoded(
