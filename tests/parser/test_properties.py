@@ -14,7 +14,13 @@ from jobs.parser import (
     decode_digest,
     parse_digest,
 )
-from jobs.parser.text import has_cjk, lines_starting, lost_in_mangling, unmangled
+from jobs.parser.text import (
+    has_cjk,
+    lines_starting,
+    lost_in_mangling,
+    unmangled,
+    unmangled_lines,
+)
 from tests.parser.summary import seed_files
 
 SEED_LINES = [seed.read_text(encoding="utf-8").split("\n") for seed in seed_files()]
@@ -191,3 +197,30 @@ def test_chinese_misread_as_windows_1252_is_mended_whole_or_not_at_all(text: str
     assert lost or not lost_in_mangling(mangled)
     if not has_cjk(text):
         assert mended is None and not lost_in_mangling(mangled)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet=st.sampled_from("本文提出显存延迟 .,:1aZ"), max_size=30), st.booleans()
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_lines_misread_beside_real_chinese_read_back_as_they_were(
+    lines: list[tuple[str, bool]],
+) -> None:
+    """Lines misread as Latin-1 among lines as written: once one of them held Chinese,
+    every one reads back as it was; the lines as written never change."""
+    original = "\n".join(line for line, _ in lines)
+    mangled = "\n".join(
+        line.encode().decode("latin-1") if misread else line for line, misread in lines
+    )
+    read, mended = unmangled_lines(mangled)
+    if any(misread and has_cjk(line) for line, misread in lines):
+        assert read == original
+    else:
+        assert read == mangled and not mended
+    assert all(misread for index, (_, misread) in enumerate(lines) if index + 1 in mended)
