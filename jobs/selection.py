@@ -112,11 +112,15 @@ def shown(path: Path) -> str:
     return os.fsencode(path).decode("utf-8", errors="replace")
 
 
-def _delivered(path: Path) -> tuple[int, Path]:
+def _delivered(path: Path) -> tuple[int, Path, str, str]:
+    """Modification time, then name without its extension: of two files delivered at the
+    same instant (one command's copy), `2026-09-28-fixed.txt` comes after `2026-09-28.txt`
+    (by the whole name, `-` sorts before `.`)."""
     try:
-        return path.stat().st_mtime_ns, path
+        modified = path.stat().st_mtime_ns
     except OSError:  # a dangling link, gone meanwhile: reported where it is read
-        return 0, path
+        modified = 0
+    return modified, path.parent, path.stem, path.suffix
 
 
 def _not_a_digest_name(name: str) -> str | None:

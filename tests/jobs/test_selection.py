@@ -405,3 +405,19 @@ def test_files_are_read_in_the_order_they_were_delivered(tmp_path: Path) -> None
 
     assert selection.select_files([folder]).files == wanted
     assert selection.select_files(sorted(folder.iterdir())).files == wanted
+
+
+def test_of_files_delivered_at_the_same_instant_a_corrected_copy_comes_last(
+    tmp_path: Path,
+) -> None:
+    """One command copying an original and its correction gives both one modification
+    time: the name without its extension decides, so `-fixed` is stored after (and wins
+    over) the file it corrects, though `-` sorts before `.` in the whole names."""
+    folder = tmp_path / "digests"
+    for name in ("2026-09-28-fixed.txt", "2026-09-28.txt", "2026-09-28-v2.txt"):
+        write(folder / name, "2026-09-28\n")
+        os.utime(folder / name, ns=(10**18, 10**18))
+
+    names = [path.name for path in selection.select_files([folder]).files]
+
+    assert names == ["2026-09-28.txt", "2026-09-28-fixed.txt", "2026-09-28-v2.txt"]
