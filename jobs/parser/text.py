@@ -193,7 +193,7 @@ def unmangled_lines(text: str) -> tuple[str, list[int]]:
     pipeline fetched as Latin-1 written into its own template (`摘要：æ\x91\x98…`); and
     the lines mended. Once a run reads back as Chinese, so do the file's other runs that
     read back as strict UTF-8 (a formula's `∈` and `θ` among them)."""
-    if not _MOJIBAKE_LEAD.search(text):  # most files: one scan
+    if not any(lead in text for lead in _MOJIBAKE_LEADS):  # most files: a search in C each
         return text, []
     lines = text.split("\n")
     if not _mended_lines(lines, chinese_only=True):
@@ -328,6 +328,7 @@ codecs.register_error(_C1_AS_BYTES, _c1_as_bytes)
 # What UTF-8's lead bytes of CJK (0xE2-0xEF) look like read as Windows-1252, each followed by
 # a continuation byte's look (0x80-0xBF: C1, Windows-1252's punctuation, Latin-1's symbols).
 _MOJIBAKE_LEAD = re.compile("[\u00e2-\u00ef][\u0080-\u00bf\u0152-\u2122]")
+_MOJIBAKE_LEADS = "".join(map(chr, range(0xE2, 0xF0)))  # twice as fast to look for alone
 # The same of any character's lead byte (0xC2-0xF4: two to four bytes long).
 _UTF8_LEAD = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152-\u2122]")
 _CJK_PIECES = re.compile(f"([{CJK_CHARS}]+)")  # real Chinese, kept apart as it is

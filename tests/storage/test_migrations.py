@@ -13,7 +13,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from jobs.ingest import ingest
 from storage import db, paper_keys, search_reindex
@@ -380,14 +380,7 @@ async def test_sqlite_indexes_rebuilt_at_0013_find_what_they_found_before(
         assert all(claims for claims, _ in at_head)
 
         async with engine.begin() as connection:
-            paper_id = (await connection.execute(text("SELECT min(id) FROM papers"))).scalar()
-            await connection.execute(
-                text(
-                    "INSERT INTO claims (paper_id, number, text_zh, quote_en, source, search_text)"
-                    " VALUES (:paper, 99, '新词', 'zyzzyva', 'review', '新词 词 zyzzyva')"
-                ),
-                {"paper": paper_id},
-            )
+            await add_claim(connection, 99, "新词", "zyzzyva", "新词 词 zyzzyva")
         async with db.session_factory(engine)() as session:
             hits = (await search_claims(session, "zyzzyva")).hits
         assert [hit.number for hit in hits] == [99]
@@ -401,14 +394,12 @@ async def test_katakana_punctuation_separates_words_from_0013(database_url: URL)
         await upgraded_with_seeds(engine)
         async with engine.begin() as connection:
             await connection.run_sync(downgrade_to, "0012")
-            paper_id = (await connection.execute(text("SELECT min(id) FROM papers"))).scalar()
-            await connection.execute(  # as ingest wrote it before 0013
-                text(
-                    "INSERT INTO claims (paper_id, number, text_zh, quote_en, source, search_text)"
-                    " VALUES (:paper, 98, '约翰・史密斯', 'as reported', 'review',"
-                    " '约翰 翰・ ・史 史密 密斯 斯 as report reported')"
-                ),
-                {"paper": paper_id},
+            await add_claim(  # as ingest wrote it before 0013
+                connection,
+                98,
+                "约翰・史密斯",
+                "as reported",
+                "约翰 翰・ ・史 史密 密斯 斯 as report reported",
             )
         untouched = await search_columns(engine)
 
@@ -422,6 +413,19 @@ async def test_katakana_punctuation_separates_words_from_0013(database_url: URL)
             for typed in ("史密斯", "约翰・史密斯", "约翰 史密斯"):
                 hits = (await search_claims(session, typed)).hits
                 assert 98 in [hit.number for hit in hits], typed
+
+
+async def add_claim(
+    connection: AsyncConnection, number: int, text_zh: str, quote_en: str, search_text: str
+) -> None:
+    """A review claim of the first paper, its search text as given."""
+    await connection.execute(
+        text(
+            "INSERT INTO claims (paper_id, number, text_zh, quote_en, source, search_text)"
+            " SELECT min(id), :number, :zh, :en, 'review', :search FROM papers"
+        ),
+        {"number": number, "zh": text_zh, "en": quote_en, "search": search_text},
+    )
 
 
 async def fts_settings(engine: AsyncEngine) -> list[tuple[str, str]]:
