@@ -27,18 +27,18 @@ from bot import logs, version
 from bot.command_table import COMMANDS, NAMES
 from bot.settings import ConfigError, Settings, load_settings
 from jobs.check import check
-from jobs.embedding import EmbedReport, embed_pending
 from jobs.ingest import ingest, parse_processes
-from storage import db, transfer
-from storage.embedders import EmbedderChoice, EmbedderUnavailable, load_embedder
-from storage.status import store_status
+from storage import db
 
 if TYPE_CHECKING:
     from bot.shell import Sent
+    from jobs.embedding import EmbedReport
+    from storage.embedders import EmbedderChoice
 
-# The Slack app, the server, the summary, the saved papers' export and the manifest (YAML)
-# are imported by the commands that use them: `paperbot ingest` starts in about half the
-# time without them.
+# The Slack app, the server, the summary, the saved papers' export, the manifest (YAML),
+# and search, embedding and the store's status (numpy, usearch) are imported by the
+# commands that use them: `paperbot ingest` starts in about half the time without them,
+# and its parse processes, forked once it has, start that much sooner.
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Processes parsing digest files beside this one, which writes them: one a core (the
@@ -109,6 +109,8 @@ class EmbeddingBar:
 
 
 def embedder_of(settings: Settings) -> EmbedderChoice:
+    from storage.embedders import EmbedderUnavailable, load_embedder
+
     try:
         return load_embedder(settings.embedder)
     except EmbedderUnavailable as error:
@@ -138,6 +140,8 @@ async def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             finally:
                 bar.close()
             if choice is not None and choice.embedder is not None:
+                from jobs.embedding import embed_pending
+
                 embedding = EmbeddingBar()
                 try:
                     embedded = await embed_pending(sessions, choice.embedder, progress=embedding)
@@ -199,6 +203,8 @@ async def _existing_store(settings: Settings) -> AsyncIterator[AsyncSession]:
 
 
 async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    from storage.status import store_status
+
     choice = await asyncio.to_thread(embedder_of, settings)
     async with _existing_store(settings) as session:
         status = await store_status(session, choice.embedder, choice.description)
@@ -342,6 +348,7 @@ async def cmd_digest(args: argparse.Namespace, settings: Settings) -> int:
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from bot.server import CannotListen, serve
+    from storage.embedders import EmbedderUnavailable
 
     settings.require_slack(socket_mode=args.socket)
     host, port = args.host or settings.host, args.port or settings.port
@@ -357,6 +364,8 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    from storage import transfer
+
     if args.saved is not None or args.bibtex:
         return await _export_saved(args, settings)
     async with _existing_store(settings) as session:
@@ -398,6 +407,9 @@ async def _export_saved(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    from storage import transfer
+    from storage.status import store_status
+
     source = sys.stdin.buffer if args.file == "-" else await _open_bytes(args.file)
     with source:
         async with (

@@ -26,7 +26,6 @@ from sqlalchemy.exc import ArgumentError
 
 from bot.logs import FORMATS, LEVELS
 from jobs.ingest import DEFAULT_MAX_FILE_MB, DEFAULT_SETTLE_SECONDS
-from storage.embedders import EMBEDDER_SPEC
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///var/paperbot.db"
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
@@ -290,6 +289,8 @@ def _settle_seconds(raw: str | None) -> float:
 
 
 TIME_OF_DAY = re.compile(r"([01]\d|2[0-3]):[0-5]\d")  # "08:30"
+# PAPERBOT_EMBEDDER's forms (storage/embedders.py loads them).
+EMBEDDER_SPEC = re.compile(r"auto|e5|none|hash|[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 
 
 def _time_of_day(variable: str, raw: str) -> time:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,8 +33,6 @@ from numpy.typing import NDArray
 from storage.search_text import index_text, normalise
 
 Vectors = NDArray[np.float32]
-
-EMBEDDER_SPEC = re.compile(r"auto|e5|none|hash|[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 
 
 @runtime_checkable

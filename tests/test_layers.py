@@ -4,6 +4,8 @@ of the others, jobs do not import the bot, and only the bot talks to Slack."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,3 +36,19 @@ def test_a_layer_imports_nothing_above_it(layer: str) -> None:
         if name.split(".")[0] in FORBIDDEN[layer]
     }
     assert not wrong, sorted(wrong)
+
+
+def test_the_command_line_starts_without_search_and_embedding() -> None:
+    """`paperbot ingest` forks its parse processes once the command line is imported: the
+    search stack, numpy and usearch (a tenth of a second) load only in the commands that
+    use them."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, bot.cli; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.split()
+    heavy = {"numpy", "usearch", "storage.search", "storage.embedders", "jobs.embedding"}
+    assert heavy.isdisjoint(loaded), sorted(heavy.intersection(loaded))
+    assert "jobs.ingest" in loaded

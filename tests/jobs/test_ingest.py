@@ -489,3 +489,16 @@ def test_parse_processes_parse_at_a_lower_priority_and_leave_the_collector_as_it
     assert niceness == min(os.nice(0) + 10, 19)
     assert isinstance(parsed, ParsedFile) and len(parsed.papers) > 0
     assert gc.get_threshold() == thresholds
+
+
+def test_a_file_parsed_in_a_parse_process_arrives_as_parsed_here() -> None:
+    """Papers cross from the parse processes pickled in their own compact form: the writer
+    gets the same papers, claims and search text, claims still named tuples."""
+    seeds = [path.read_bytes() for path in sorted(SEEDS.glob("*.txt"))]
+    with parse_processes(1) as pool:
+        sent = list(pool.executor.map(parse_file, seeds))
+    here = [parse_file(seed) for seed in seeds]
+    assert sent == here
+    claims = [claim for parsed in sent for paper in parsed.papers for claim in paper.claims]
+    assert claims and all(type(claim) is loading.ClaimInput for claim in claims)
+    assert all(claim.number == claim[0] for claim in claims)
