@@ -16,6 +16,7 @@ from jobs.parser import (
 )
 from jobs.parser.text import (
     has_cjk,
+    is_cjk,
     lines_starting,
     lost_in_mangling,
     unmangled,
@@ -224,3 +225,30 @@ def test_lines_misread_beside_real_chinese_read_back_as_they_were(
     else:
         assert read == mangled and not mended
     assert all(misread for index, (_, misread) in enumerate(lines) if index + 1 in mended)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from("本文a Z1\n\t\r\x01\x02\x07\x0e\x1b\x7f\x85\u2028é"), min_size=1
+    ),
+    st.sampled_from(["utf-8", "utf-8-sig", "utf-16"]),
+)
+def test_a_text_is_refused_as_binary_by_its_share_of_control_characters(
+    text: str, encoding: str
+) -> None:
+    """Counted over the bytes for UTF-8 and over the text otherwise: the same verdict."""
+    controls = len(re.findall(r"[\x01-\x08\x0e-\x1f\x7f]", text))
+    try:
+        decoded = decode_digest(text.encode(encoding))
+    except DigestParseError as error:
+        assert "binary" in error.message or not text.strip(), error.message
+        assert controls > len(text) * 0.1 or not text.strip()
+        return
+    assert decoded == text
+    assert controls <= len(text) * 0.1
+
+
+@given(st.text())
+def test_a_text_has_cjk_when_one_of_its_characters_is(text: str) -> None:
+    assert has_cjk(text) == any(map(is_cjk, text))
