@@ -499,6 +499,13 @@ def test_a_file_parsed_in_a_parse_process_arrives_as_parsed_here() -> None:
         sent = list(pool.executor.map(parse_file, seeds))
     here = [parse_file(seed) for seed in seeds]
     assert sent == here
-    claims = [claim for parsed in sent for paper in parsed.papers for claim in paper.claims]
+    assert all(isinstance(parsed, ParsedFile) for parsed in sent)
+    claims = [
+        claim
+        for parsed in sent
+        if isinstance(parsed, ParsedFile)
+        for paper in parsed.papers
+        for claim in paper.claims
+    ]
     assert claims and all(type(claim) is loading.ClaimInput for claim in claims)
     assert all(claim.number == claim[0] for claim in claims)
