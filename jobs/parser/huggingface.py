@@ -39,6 +39,8 @@ HEADER = re.compile(
 _ENTRY = re.compile(
     rf"(?:#{{1,6}}\s*)?(?:\*\*)?{list_number(4)}\s*(?:\*\*)?\s*(?P<title>\S.*?)(?:\*\*)?"
 )
+# A title line that kept its number and lost its title (`2. `: a title fetch that failed).
+_NUMBER_ONLY = re.compile(rf"(?:#{{1,6}}\s*)?(?:\*\*)?{list_number(4)}\s*(?:\*\*)?")
 _TITLE_LINES = 6  # a title wrapped over more lines than this is not taken for one
 _LINK = re.compile(r"\[([^\[\]]+)\]\([^()\s]*\)")  # a title as a markdown link: its text
 _WRAPPED_AT_HYPHEN = re.compile(r"(?<=[^\W\d_]-)\n")  # `Audio-` / `Video`: one word
@@ -126,6 +128,10 @@ _UNTITLED = (
     "titled from its abstract: '{}'"
 )
 _UNNUMBERED = "entry's title has no number: expected 'N. <Title>'; read as entry {}"
+_NUMBER_WITHOUT_TITLE = (
+    "entry {}'s title line holds only its number: expected 'N. <Title>'; "
+    "titled from its abstract: '{}'"
+)
 
 
 def parse_entries(
@@ -143,6 +149,18 @@ def parse_entries(
         meta = found is not None
         if HEADER.fullmatch(stripped[index]):
             boundaries.append(index)
+        elif (
+            (alone := _NUMBER_ONLY.fullmatch(stripped[index]))
+            and int(alone[1]) == number + 1
+            and (closed or number == 0)
+            and (following := next_text[index + 1] if index + 1 < len(lines) else None)
+            and _ABSTRACT.match(stripped[following])
+        ):
+            # The next entry's number, its title lost: it starts that entry (titled from its
+            # abstract), or the abstract after it would run into the entry before.
+            starts[index] = ""
+            boundaries.append(index)
+            number = int(alone[1])
         elif entry := _ENTRY.fullmatch(stripped[index]):
             title, following = _title_lines(stripped, next_text, index, entry["title"])
             abstract = following is not None and _ABSTRACT.match(stripped[following])
@@ -187,8 +205,12 @@ def parse_entries(
     papers, pasted = _apart(tuple(paper for paper, _ in entries))
     untitled = (
         DigestWarning(begin + 1, _UNTITLED.format(paper.title))
-        for paper, (begin, title) in zip(papers, starts.items(), strict=True)
         if title is None
+        else DigestWarning(begin + 1, _NUMBER_WITHOUT_TITLE.format(position, paper.title))
+        for position, (paper, (begin, title)) in enumerate(
+            zip(papers, starts.items(), strict=True), start=1
+        )
+        if not title
     )
     unlabelled = (DigestWarning(line + 1, _UNLABELLED) for _, line in entries if line is not None)
     conflicting = (

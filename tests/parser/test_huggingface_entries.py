@@ -133,6 +133,30 @@ def test_an_entry_whose_title_line_was_lost_is_still_its_own_paper(entry: int) -
     ]
 
 
+@pytest.mark.parametrize("entry", range(len(_ENTRY.findall(LIST))))
+@pytest.mark.parametrize("kept", ["{n}. ", "{n}.", "**{n}.**", "{n}.\u00a0", "## {n})"])
+def test_an_entry_whose_title_line_kept_only_its_number_is_still_its_own_paper(
+    entry: int, kept: str
+) -> None:
+    """`2. ` where a title fetch returned nothing: the entry starts there, titled from its
+    abstract, and the one before keeps its own arXiv ID."""
+    match = list(_ENTRY.finditer(LIST))[entry]
+    number = kept.format(n=match.group(1))
+    text = LIST[: match.start()] + number + LIST[match.start(2) + len(match.group(2)) :]
+    digest = parse_digest(text)
+
+    changed, original = entries(text), entries(LIST)
+    assert changed[:entry] + changed[entry + 1 :] == original[:entry] + original[entry + 1 :]
+    key, title, abstract, arxiv_id = changed[entry]
+    assert (key, abstract, arxiv_id) == (original[entry][0], *original[entry][2:])
+    assert title and abstract and abstract.startswith(title.rstrip("…"))
+    line = text.count("\n", 0, match.start()) + 1
+    assert [str(w) for w in digest.warnings] == [
+        f"line {line}: entry {entry + 1}'s title line holds only its number: expected "
+        f"'N. <Title>'; titled from its abstract: '{title}'"
+    ]
+
+
 _LABEL = re.compile(
     r"^(Abstract|Authors|Categories|PDF URL|Arxiv URL|Arxiv ID|CoolPaper URL|Published|Updated"
     r"|中文摘要|LLM Analysis)([ \t]*[:：]?)",
