@@ -8,7 +8,10 @@ leave alone:
   from the paper, so rewording the Chinese review, splitting or joining paragraphs, blank
   lines, leading spaces, another file name or a second file holding the paper never touch
   it; and it sits right after an anchor (claim 1), so no boundary decision can move it.
-  A deep read without claims falls back to its positioning paragraph.
+  A quote too short to tell papers apart (`N/A`, `—`: what a pipeline writes for a quote
+  it could not find, the same in many papers) gives way to the next claim's; a deep read
+  without such a quote is keyed by its short quotes and its positioning paragraph, one
+  without claims by its positioning.
 - an abstract-only entry by its abstract, the only text it has.
 
 Both hash a *fingerprint* of the text: letters and digits only, case folded, so spaces,
@@ -21,6 +24,7 @@ rows instead of duplicating them.
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 
 # New-style (2609.35259) and old-style (hep-th/9901001, math.GT/0309136) arXiv IDs.
 _NEW_STYLE = r"[0-9]{4}\.[0-9]{4,5}"
@@ -43,6 +47,9 @@ _NOT_WORD = re.compile(r"[\W_]+")
 # NFKC and case folding change nothing but case (the common case, in one pass of C).
 _ASCII_NOT_WORD = bytes(code for code in range(128) if not chr(code).isalnum())
 _TEXT_KEY_LENGTH = 20
+# Letters and digits a quote needs to key a deep read: a real quote is a sentence (60 or
+# more in every digest seen), a placeholder for a missing one a few.
+KEYED_QUOTE = 20
 # Letters and digits of an abstract every copy keeps (`abstract_key`): about 300
 # characters of English, so that a copy cut at 400 characters or more is found by it.
 ABSTRACT_KEPT = 240
@@ -93,6 +100,17 @@ def fingerprint(text: str) -> str:
 def text_key(text: str) -> str:
     """The key of an entry without an arXiv ID, from its keyed text (see the module)."""
     return _hashed(fingerprint(text))
+
+
+def deep_read_key(quotes: Iterable[str], otherwise: str) -> str:
+    """A deep read's key: from the first of its claims' `quotes` long enough to tell papers
+    apart, else from all of them and `otherwise` (its positioning; see the module)."""
+    short = []
+    for quote in quotes:
+        if len(kept := fingerprint(quote)) >= KEYED_QUOTE:
+            return _hashed(kept)
+        short.append(kept)
+    return _hashed("".join(short) + fingerprint(otherwise))
 
 
 def abstract_key(abstract: str, kept: int = ABSTRACT_KEPT) -> str:

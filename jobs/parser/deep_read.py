@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from storage.matching import ends_sentence
-from storage.paper_keys import legacy_key, text_key
+from storage.paper_keys import deep_read_key, legacy_key, text_key
 
 from .errors import DigestParseError, DigestWarning
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
@@ -1208,7 +1208,7 @@ def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper
         kind=KIND_DEEP_READ,
         position=position,
         line=(read.prose or read.claims)[0].line,
-        key=text_key(claims[0].quote_en if claims else named_by),
+        key=deep_read_key((c.quote_en for c in claims), named_by),
         aliases=(legacy_key(positioning),) if positioning else (),
         arxiv_id=None,
         title=None,

@@ -780,3 +780,28 @@ async def test_a_name_corrected_to_one_another_paper_holds_keeps_the_stored_one_
     assert report.warnings == []
     assert (await paper_named(sessions, "GSPO")).id == misnamed.id
     assert str((await paper_named(sessions, "GAPO")).digest_date) == "2026-09-28"  # the other
+
+
+_FIRST_QUOTE = re.compile(r"^(1\. .*\n\n)( {2,}\S.*(?:\n {2,}\S.*)*)$", re.MULTILINE)
+
+
+@pytest.mark.parametrize("placeholder", ["N/A", "—", "…", "(none)"])
+async def test_deep_reads_whose_first_quote_is_a_placeholder_stay_apart(
+    sessions: Sessions, seeds: Path, placeholder: str
+) -> None:
+    """A pipeline that found no quote writes the same placeholder in many papers: it tells
+    them apart no more than nothing does, so no paper is keyed by it, whether the papers
+    share a file or not."""
+    for name in (DEEP_READS, AV_GRPO):
+        text = (seeds / name).read_text(encoding="utf-8")
+        text, replaced = _FIRST_QUOTE.subn(rf"\g<1>   {placeholder}", text)
+        assert replaced > (name == DEEP_READS)  # several papers in the one file
+        (seeds / name).write_text(text, encoding="utf-8")
+
+    report = await ingest(sessions, [seeds])
+
+    assert not report.errors
+    assert report.papers["new"] == 36  # as many as the seeds hold
+    assert await review_claims(sessions) == 133
+    assert await papers_addressed(sessions, "AV-GRPO#2") == ["AV-GRPO"]
+    assert await papers_addressed(sessions, "Enoki#2") == ["Enoki"]

@@ -8,7 +8,13 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storage.paper_keys import fingerprint, legacy_key, normalise_for_key, text_key
+from storage.paper_keys import (
+    deep_read_key,
+    fingerprint,
+    legacy_key,
+    normalise_for_key,
+    text_key,
+)
 
 # ASCII most of the time, with the characters the definitions treat apart: full-width
 # forms, zero-width characters, Unicode spaces and separators, accents, Chinese.
@@ -46,3 +52,14 @@ def test_keys_ignore_spacing_punctuation_and_width() -> None:
     assert text_key(quote) == text_key("Ｐｅａｋ memory drops from ４５ GB to 39 GB")
     assert text_key(quote) != text_key("Peak memory drops from 45 GB to 38 GB.")
     assert legacy_key("A  b\u200b c") == legacy_key("a b c ")
+
+
+QUOTE = "Peak calibration memory drops from 45 GB to 39 GB."
+
+
+def test_a_deep_read_is_keyed_by_its_first_quote_long_enough_to_tell_papers_apart() -> None:
+    assert deep_read_key([QUOTE, "Other."], "定位。") == text_key(QUOTE)
+    assert deep_read_key(["N/A", QUOTE], "定位。") == text_key(QUOTE)  # a placeholder first
+    # Only placeholders: they and the positioning, so two papers' keys differ by the latter.
+    assert deep_read_key(["N/A", "—"], "定位一。") != deep_read_key(["N/A", "—"], "定位二。")
+    assert deep_read_key([], "定位。") == text_key("定位。")  # no claims: the positioning
