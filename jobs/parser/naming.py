@@ -56,12 +56,15 @@ _TRAILING = " ，,、；;：:（(—-"
 
 
 # Letters, digits and hyphens typed full width (`ＧＡＰＯ`: a Chinese input method left in
-# that mode) are read as the ASCII ones they stand for, one character for one.
-_FULL_WIDTH = re.compile("[\uff0d\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+# that mode) are read as the ASCII ones they stand for, one character for one; so are the
+# hyphens and dashes a copy from a PDF or LaTeX puts in a name (`AV‐GRPO`, `AV–GRPO`),
+# which would otherwise cut it in two.
+_HYPHENS = "\u2010\u2011\u2012\u2013\u2212\ufe63"
+_FULL_WIDTH = re.compile(f"[{_HYPHENS}\uff0d\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
 _NARROWED = {
     code: code - 0xFEE0
     for code in (0xFF0D, *range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))
-}
+} | dict.fromkeys(map(ord, _HYPHENS), ord("-"))
 
 
 def _narrow(text: str) -> str:

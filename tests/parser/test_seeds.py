@@ -127,6 +127,22 @@ def test_keys_are_unique_and_positions_follow_the_file() -> None:
         )
 
 
+@pytest.mark.parametrize("hyphen", ["\u2010", "\u2011", "\u2012", "\u2013", "\u2212", "\ufe63"])
+def test_a_name_copied_with_another_hyphen_is_the_same_name(hyphen: str) -> None:
+    """`AV‐GRPO` as a copy from a PDF or LaTeX writes it: not `GRPO`, the method it
+    improves on, but the name the file gives it with `-`, and so its addresses."""
+    seed = next(seed for seed in seed_files() if seed.name.startswith("000"))
+    text = seed.read_text(encoding="utf-8")
+    assert "AV-GRPO" in text
+
+    names = [
+        paper.name for paper in parse_digest(text.replace("AV-GRPO", f"AV{hyphen}GRPO")).papers
+    ]
+
+    assert names == [paper.name for paper in parse_file(seed).papers]
+    assert "AV-GRPO" in names
+
+
 def test_a_name_typed_full_width_where_it_is_introduced_is_the_same_name() -> None:
     """`ＧＡＰＯ 是…`, `本文提出 ＥＮＥＡＳ（…）` (a Chinese input method left in full-width mode
     for the first mention): the papers keep the names, and so their addresses."""
