@@ -361,7 +361,11 @@ async def save_document(
     await _insert_claims(session, new_claims)
 
     gone = held_before.keys() - set(ids.values())
-    result.lost_papers = sorted(held_before[paper_id] for paper_id in gone)
+    # A paper another file holds too moved there (a pipeline regrouping its digests): its row
+    # stays as it is, so it is no loss; one that no other file holds is, and so is one a new
+    # paper of this version may stand in for (an arXiv ID mistyped makes a new paper of it).
+    moved = set() if fresh else await _held_elsewhere(session, gone, document.id)
+    result.lost_papers = sorted(held_before[paper_id] for paper_id in gone - moved)
     await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
     if unique:
         await session.execute(
@@ -371,10 +375,8 @@ async def save_document(
                 for p in unique
             ],
         )
-    if reread and gone:
-        held = select(PaperDocument.paper_id).where(PaperDocument.paper_id.in_(gone))
-        misread = gone - set((await session.execute(held)).scalars())
-        await session.execute(delete(Paper).where(Paper.id.in_(misread)))
+    if reread and gone - moved:
+        await session.execute(delete(Paper).where(Paper.id.in_(gone - moved)))
     await session.flush()
     return result
 
@@ -523,6 +525,16 @@ async def _held_by(session: AsyncSession, document_id: int) -> dict[int, str]:
         paper_id: title or name or subtitle or arxiv_id or "untitled paper"
         for paper_id, title, name, subtitle, arxiv_id in rows
     }
+
+
+async def _held_elsewhere(session: AsyncSession, paper_ids: set[int], document_id: int) -> set[int]:
+    """Those of the papers another file than this one holds."""
+    if not paper_ids:
+        return set()
+    held = select(PaperDocument.paper_id).where(
+        PaperDocument.paper_id.in_(paper_ids), PaperDocument.document_id != document_id
+    )
+    return set((await session.execute(held)).scalars())
 
 
 def _lost_claims(

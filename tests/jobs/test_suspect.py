@@ -677,3 +677,33 @@ def test_the_gap_check_places_a_gap_where_the_texts_allow_and_never_fails(
         assert text[:at] == stored[:at]
         assert stored[at + len(stored) - len(text) :] == text[at:]
     assert loading._block_gone(stored[size:], stored) is None
+
+
+ALPHA, BETA, GAMMA = (
+    Entry(f"2610.0000{n}", name, f"We introduce {name}. It improves recall by {n}.1%.")
+    for n, name in ((1, "Alpha"), (2, "Beta"), (3, "Gamma"))
+)
+
+
+async def test_a_paper_moved_to_another_days_file_is_no_loss(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """A pipeline regroups its digests: Beta leaves the 4th for the 5th. Delivered after the
+    5th, the 4th's new version loses nothing (Beta's row stays, held by the 5th); delivered
+    before it, it would lose Beta, and is suspect until the 5th holds it."""
+    write(tmp_path / "day4.txt", huggingface_digest("2026-10-04", [ALPHA, BETA]))
+    write(tmp_path / "day5.txt", huggingface_digest("2026-10-05", [GAMMA]))
+    await ingest(sessions, [tmp_path])
+    before = await contents(sessions)
+    write(tmp_path / "day4.txt", huggingface_digest("2026-10-04", [ALPHA]))
+
+    early = await ingest(sessions, [tmp_path / "day4.txt"])
+    write(tmp_path / "day5.txt", huggingface_digest("2026-10-05", [BETA, GAMMA]))
+    await ingest(sessions, [tmp_path / "day5.txt"])
+    moved = await ingest(sessions, [tmp_path / "day4.txt"])
+
+    assert [entry["path"] for entry in early.suspect] == [str(tmp_path / "day4.txt")]
+    assert moved.suspect == [] and moved.errors == []
+    assert await contents(sessions) == before
+    async with sessions() as session:
+        assert (await store_status(session)).suspect == []
