@@ -237,6 +237,7 @@ async def ingest(
     interrupted = True
     try:
         files = await asyncio.to_thread(digest_files, paths, report)
+        await _forget_removed_suspects(sessions, paths)
         if progress is not None:
             progress.started(len(files))
         options = _Options(force, accept_losses, max_file_mb, settle_seconds)
@@ -255,6 +256,21 @@ async def ingest(
                 interrupted=interrupted,
             )
     return report
+
+
+async def _forget_removed_suspects(sessions: Sessions, paths: Sequence[Path]) -> None:
+    """A file of these folders refused as suspect and since removed (the damaged copy
+    deleted) is no longer shown as suspect: there is nothing left to accept or refuse."""
+    folders = await asyncio.to_thread(lambda: [os.path.realpath(p) for p in paths if p.is_dir()])
+    if not folders:
+        return
+    async with sessions() as session:
+        suspect = await loading.suspect_files(session, folders)
+    removed = await asyncio.to_thread(lambda: [p for p in suspect if not os.path.lexists(p)])
+    if removed:
+        async with sessions.begin() as session:
+            await loading.forget_suspect(session, removed)
+        log.info("suspect files since removed, no longer shown as suspect: %s", removed)
 
 
 async def _finish_indexes(sessions: Sessions, *, stored: bool) -> None:

@@ -202,6 +202,27 @@ async def stored_versions(session: AsyncSession, paths: Sequence[str]) -> dict[s
     return found
 
 
+async def suspect_files(session: AsyncSession, folders: Sequence[str]) -> list[str]:
+    """The files under these folders whose last version was refused as suspect."""
+    under = [
+        Document.path.startswith(folder.rstrip("/") + "/", autoescape=True) for folder in folders
+    ]
+    rows = await session.execute(
+        select(Document.path).where(Document.status == "suspect", or_(*under))
+    )
+    return list(rows.scalars())
+
+
+async def forget_suspect(session: AsyncSession, paths: Sequence[str]) -> None:
+    """Files refused as suspect and since removed: the stored version stands, no longer
+    shown as suspect, and a file that comes back under the name is compared afresh."""
+    await session.execute(
+        update(Document)
+        .where(Document.path.in_(paths), Document.status == "suspect")
+        .values(status="ok", error=None, content_hash="")
+    )
+
+
 async def record_refused_document(
     session: AsyncSession,
     *,

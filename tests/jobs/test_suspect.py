@@ -707,3 +707,27 @@ async def test_a_paper_moved_to_another_days_file_is_no_loss(
     assert await contents(sessions) == before
     async with sessions() as session:
         assert (await store_status(session)).suspect == []
+
+
+async def test_a_suspect_file_removed_is_no_longer_suspect_and_comes_back_as_one(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """The operator deletes the damaged copy (a whole one arrives under another name): the
+    next scan of the folder stops showing it as suspect. Delivered again, it is judged
+    again."""
+    await ingest(sessions, [seeds])
+    before = await contents(sessions)
+    path = seeds / AV_GRPO
+    path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))
+    assert (await ingest(sessions, [seeds])).suspect
+
+    path.unlink()
+    (seeds / "2026-09-28-fixed.txt").write_bytes(SEED_TEXTS[AV_GRPO])
+    scan = await ingest(sessions, [seeds])
+
+    assert scan.errors == [] and scan.suspect == []
+    async with sessions() as session:
+        assert (await store_status(session)).suspect == []
+    assert await contents(sessions) == before
+    path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))
+    assert [entry["path"] for entry in (await ingest(sessions, [seeds])).suspect] == [str(path)]
