@@ -48,7 +48,6 @@ def check(paths: Sequence[Path], max_file_mb: float) -> CheckReport:
         {"path": selection.shown(p), "reason": reason} for p, reason in chosen.skipped
     ]
     for path in chosen.files:
-        report.files += 1
         try:
             _, data = read_digest(path, max_file_mb)
         except OSError as error:
@@ -72,6 +71,8 @@ def check(paths: Sequence[Path], max_file_mb: float) -> CheckReport:
             ]
         else:
             report.problems.append({"path": str(path), "problem": parsed})
+    # Checked: the files read as digests or failing as such, not those found to be none.
+    report.files = len(chosen.files) - (len(report.skipped) - len(chosen.skipped))
     for entries in (report.problems, report.skipped):  # read in delivery order, listed by name
         entries.sort(key=itemgetter("path"))
     return report

@@ -241,6 +241,9 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
         encoding="utf-8",
     )
     (tmp_path / "digests" / "bad_date.txt").write_text("2026-02-30\n\nx\n", encoding="utf-8")
+    (tmp_path / "digests" / "notes.txt").write_text(
+        "Reading list\n\nsome notes\n", encoding="utf-8"
+    )
     database = tmp_path / "store.db"
     env = {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{database}"}
 
@@ -254,7 +257,9 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
         "digests/004_ee791cd1952f5dee.txt: warning: line 35: claim 5 should start '5. ', "
         "found '5、'; read as claim 5",
         "digests/bad_date.txt: line 1: '2026-02-30' is not a valid date",
-        "checked 4 files, 36 papers: 2 problems",
+        "skipped digests/notes.txt: not a digest: the first line is neither a date "
+        "(YYYY-MM-DD) nor 'HuggingFace Papers YYYY-MM-DD'",
+        "checked 4 files, 36 papers: 2 problems",  # the one not a digest is not counted
     ]
     assert as_json.returncode == 1
     assert len(json.loads(as_json.stdout)["problems"]) == 2
