@@ -236,7 +236,8 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
             print(f"  {warning['path']}: {warning['warning']}")
     for refused in status.suspect:
         print(
-            f"suspect    {refused['path']}: its new version {refused['would_lose']}; the "
+            f"suspect    {refused['path']}: its new version would remove "
+            f"{refused['would_lose']}; the "
             "store keeps the earlier one (accept it: paperbot ingest --force PATH)"
         )
     post = status.last_digest

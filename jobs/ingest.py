@@ -570,13 +570,12 @@ async def _refuse_as_suspect(
     report: IngestReport,
 ) -> None:
     """Record the refused version (status "suspect", what it would lose) and report it."""
-    would_lose = f"would remove {loss}"
     async with db.writing(sessions) as session:
-        await _record_refused(session, file, "suspect", would_lose)
+        await _record_refused(session, file, "suspect", loss)
     report.suspect.append({"path": str(file.path), "would_lose": loss})
     report.fail(
         file.path,
-        f"suspect: this version {would_lose} that the stored one holds; kept the stored "
+        f"suspect: this version would remove {loss} that the stored one holds; kept the stored "
         f"version (a damaged or partial re-delivery?). To accept it: paperbot ingest --force "
         f"{file.path}",
     )

@@ -58,6 +58,7 @@ class Skipped:
 
 
 NO_SUCH_FILE = "no such file or folder"
+SAME_FILE = "a link to a file also given; read once, as that file"
 NAME_NOT_UTF8 = (
     "the file's name is not UTF-8 (another encoding's bytes, as unzipping an archive made "
     "on Windows leaves): rename it"
@@ -94,8 +95,19 @@ def select_files(paths: Iterable[Path]) -> Selection:
             _take(selection, path)
         else:
             selection.failed.append((path, NO_SUCH_FILE))
+    selection.files = _once_each(selection.files, selection.skipped)
     selection.files.sort(key=_delivered)
     return selection
+
+
+def _once_each(files: list[Path], skipped: list[tuple[Path, str]]) -> list[Path]:
+    """Each file once: a link to another file given (`latest.txt`) is that file, stored
+    under its real path, not a second delivery of it. The file itself is kept."""
+    chosen: dict[Path, Path] = {}
+    for file in sorted(files, key=Path.is_symlink):  # the file itself before links to it
+        if chosen.setdefault(file.resolve(), file) is not file:
+            skipped.append((file, SAME_FILE))
+    return list(chosen.values())
 
 
 def _take(selection: Selection, file: Path) -> None:

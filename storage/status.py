@@ -88,7 +88,10 @@ async def store_status(
         .order_by(Document.path)
         .limit(MAX_WARNED_FILES)
     )
-    suspect = [{"path": path, "would_lose": error or ""} for path, error in refused]
+    suspect = [  # worded as `ingest --json` words it (older rows begin "would remove")
+        {"path": path, "would_lose": (error or "").removeprefix("would remove ")}
+        for path, error in refused
+    ]
     return StoreStatus(
         documents=await count(Document),
         papers=await count(Paper),

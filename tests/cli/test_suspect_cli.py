@@ -36,6 +36,7 @@ def test_a_truncated_file_is_suspect_until_forced(tmp_path: Path) -> None:
     assert "claims     133" in status.stdout
     assert f"suspect    {path}: its new version would remove 7 papers" in status.stdout
     assert status_json["claims"] == 133 and len(status_json["suspect"]) == 1
+    assert status_json["suspect"][0]["would_lose"] == summary["suspect"][0]["would_lose"]
     assert claim.returncode == 0 and "`AV-GRPO#5`" in claim.stdout
     assert "has no claim" not in claim.stdout
 

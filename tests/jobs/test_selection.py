@@ -61,8 +61,8 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     report = await ingest(sessions, [seeds])
 
     assert report.errors == []
-    # The link inside the folder is read: the file it names is stored once, by its real path.
-    assert report.documents == {"new": 3, "changed": 0, "unchanged": 1, "failed": 0}
+    # The link inside the folder is the file it names: read once, stored by its real path.
+    assert report.documents == {"new": 3, "changed": 0, "unchanged": 0, "failed": 0}
     assert {(Path(s["path"]).name, s["reason"]) for s in report.skipped} == {
         ("README.md", selection.NOT_A_DIGEST_NAME),
         ("README", selection.NOT_A_DIGEST_NAME),
@@ -76,11 +76,12 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
         ("logo.png", selection.BINARY),
         ("secrets.txt", selection.OUTSIDE_THE_FOLDER),
         ("environ.txt", selection.OUTSIDE_THE_FOLDER),
+        ("today.txt", selection.SAME_FILE),
     }
     assert await last_run_status(sessions) == "ok"  # what /reingest and the scan report
     assert await counts(sessions) == (36, 133)
     again = await ingest(sessions, [seeds])
-    assert again.errors == [] and len(again.skipped) == 12
+    assert again.errors == [] and len(again.skipped) == 13
     assert await last_run_status(sessions) == "ok"
 
 
@@ -421,3 +422,16 @@ def test_of_files_delivered_at_the_same_instant_a_corrected_copy_comes_last(
     names = [path.name for path in selection.select_files([folder]).files]
 
     assert names == ["2026-09-28.txt", "2026-09-28-fixed.txt", "2026-09-28-v2.txt"]
+
+
+def test_a_link_to_a_file_of_the_folder_is_read_once_as_that_file(tmp_path: Path) -> None:
+    """`latest.txt -> 2026-09-28.txt`: one delivery, not two (a refused one would be
+    reported twice)."""
+    digest = tmp_path / "2026-09-28.txt"
+    digest.write_text("2026-09-28\n", encoding="utf-8")
+    (tmp_path / "latest.txt").symlink_to(digest.name)
+
+    for given in ([tmp_path], [tmp_path / "latest.txt", digest]):
+        chosen = selection.select_files(given)
+        assert chosen.files == [digest]
+        assert chosen.skipped == [(tmp_path / "latest.txt", selection.SAME_FILE)]
