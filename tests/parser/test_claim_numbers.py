@@ -26,6 +26,7 @@ SLIPS = {
     "[{n}] ": "[{n}]",
     "{n} . ": "{n} .",
     "{n}.": "{n}.",
+    "{n}．": "{n}．",  # a full-width period (a Chinese input method), even before a digit
     "{n}：": "{n}：",
     "- {n}. ": "- {n}.",
     "* {n}. ": "* {n}.",
@@ -418,3 +419,20 @@ def test_one_run_going_on_from_the_paper_before_is_not_the_files_numbering() -> 
 
     numbers = [[claim.number for claim in p.claims] for p in digest.papers]
     assert numbers == [[1, 2, 3], [4, 5], [1, 2]]
+
+
+@pytest.mark.parametrize("number", ["2．", "２．"])
+def test_a_full_width_period_numbers_a_claim_whose_text_starts_with_a_digit(number: str) -> None:
+    """`2．5 个基准…`: a decimal point is never written full width, so this is claim 2."""
+    text = HEAD + "1. 声明一。\n\n   First.\n\n" + number + "5 个基准上均有提升。\n\n"
+    text += "   Second.\n\n" + REVIEW
+    digest = parse_digest(text)
+
+    (paper,) = digest.papers
+    assert [(c.number, c.text_zh) for c in paper.claims] == [
+        (1, "声明一。"),
+        (2, "5 个基准上均有提升。"),
+    ]
+    assert [str(w) for w in digest.warnings] == [
+        f"line 15: claim 2 should start '2. ', found '{number}'; read as claim 2"
+    ]
