@@ -385,7 +385,8 @@ async def save_document(
     # A paper another file holds too moved there (a pipeline regrouping its digests): its row
     # stays as it is, so it is no loss; one that no other file holds is, and so is one a new
     # paper of this version may stand in for (an arXiv ID mistyped makes a new paper of it).
-    moved = set() if fresh else await _held_elsewhere(session, gone, document.id)
+    elsewhere = await _held_elsewhere(session, gone, document.id)
+    moved = set() if fresh else elsewhere
     result.lost_papers = sorted(held_before[paper_id] for paper_id in gone - moved)
     await session.execute(delete(PaperDocument).where(PaperDocument.document_id == document.id))
     if unique:
@@ -396,8 +397,8 @@ async def save_document(
                 for p in unique
             ],
         )
-    if reread and gone - moved:
-        await session.execute(delete(Paper).where(Paper.id.in_(gone - moved)))
+    if reread and gone - elsewhere:  # a misreading of these bytes: no file holds it
+        await session.execute(delete(Paper).where(Paper.id.in_(gone - elsewhere)))
     await session.flush()
     return result
 
