@@ -113,36 +113,28 @@ def test_titles_that_lost_their_numbers_are_each_an_entry_with_a_warning() -> No
     ]
 
 
-@pytest.mark.parametrize("entry", range(len(_ENTRY.findall(LIST))))
-def test_an_entry_whose_title_line_was_lost_is_still_its_own_paper(entry: int) -> None:
-    """Without its `N. <Title>` line the entry would run into the one before (which would
-    then take its arXiv ID): it starts at its `Abstract:` and is titled from it."""
-    match = list(_ENTRY.finditer(LIST))[entry]
-    text = LIST[: match.start()] + LIST[match.start(2) + len(match.group(2)) :].lstrip("\n")
-    digest = parse_digest(text)
-
-    changed, original = entries(text), entries(LIST)
-    assert changed[:entry] + changed[entry + 1 :] == original[:entry] + original[entry + 1 :]
-    key, title, abstract, arxiv_id = changed[entry]
-    assert (key, abstract, arxiv_id) == (original[entry][0], *original[entry][2:])
-    assert title and abstract and abstract.startswith(title.rstrip("…"))
-    line = text.count("\n", 0, match.start()) + 1
-    assert [str(w) for w in digest.warnings] == [
-        f"line {line}: entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
-        f"titled from its abstract: '{title}'"
-    ]
+LOST_TITLE = "entry has no title line: expected 'N. <Title>' before its 'Abstract:'"
+ONLY_NUMBER = "entry {n}'s title line holds only its number: expected 'N. <Title>'"
 
 
 @pytest.mark.parametrize("entry", range(len(_ENTRY.findall(LIST))))
-@pytest.mark.parametrize("kept", ["{n}. ", "{n}.", "**{n}.**", "{n}.\u00a0", "## {n})"])
-def test_an_entry_whose_title_line_kept_only_its_number_is_still_its_own_paper(
-    entry: int, kept: str
+@pytest.mark.parametrize(
+    ("kept", "warning"),
+    [(None, LOST_TITLE)]
+    + [(number, ONLY_NUMBER) for number in ("{n}. ", "{n}.", "**{n}.**", "{n}.\u00a0", "## {n})")],
+)
+def test_an_entry_whose_title_was_lost_is_still_its_own_paper(
+    entry: int, kept: str | None, warning: str
 ) -> None:
-    """`2. ` where a title fetch returned nothing: the entry starts there, titled from its
-    abstract, and the one before keeps its own arXiv ID."""
+    """Without its `N. <Title>` line, or with its number alone (`2. `: a title fetch that
+    returned nothing), the entry would run into the one before (which would then take its
+    arXiv ID): it starts there, at its `Abstract:` if nothing is left, titled from it."""
     match = list(_ENTRY.finditer(LIST))[entry]
-    number = kept.format(n=match.group(1))
-    text = LIST[: match.start()] + number + LIST[match.start(2) + len(match.group(2)) :]
+    rest = LIST[match.start(2) + len(match.group(2)) :]
+    if kept is None:
+        text = LIST[: match.start()] + rest.lstrip("\n")
+    else:
+        text = LIST[: match.start()] + kept.format(n=match.group(1)) + rest
     digest = parse_digest(text)
 
     changed, original = entries(text), entries(LIST)
@@ -152,8 +144,7 @@ def test_an_entry_whose_title_line_kept_only_its_number_is_still_its_own_paper(
     assert title and abstract and abstract.startswith(title.rstrip("…"))
     line = text.count("\n", 0, match.start()) + 1
     assert [str(w) for w in digest.warnings] == [
-        f"line {line}: entry {entry + 1}'s title line holds only its number: expected "
-        f"'N. <Title>'; titled from its abstract: '{title}'"
+        f"line {line}: {warning.format(n=entry + 1)}; titled from its abstract: '{title}'"
     ]
 
 
