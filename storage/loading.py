@@ -409,8 +409,9 @@ async def _named_apart(
     """The papers, each deep read named apart from every other deep read, so that each
     claim has an address of its own (`GAPO#3`): one the file calls by another's name keeps
     its stored name, and a new one is numbered (`GAPO-2`), with a warning. Short acronyms
-    are reused by unrelated papers. An abstract-only entry shares its name with the deep
-    read of the same paper, and a listing's paper has none (its claims are `#a1`, …)."""
+    are reused by unrelated papers. An abstract-only entry of a deep read's name is that
+    paper (one row: `_read_again_of_name`), and a listing's paper has no name (its claims
+    are `#a1`, …)."""
     papers = await asyncio.to_thread(_keeping_names, papers, existing)
     wanted = {
         p.key: lookup_keys.name_key(p.fields["name"])
@@ -766,7 +767,7 @@ async def _match_rows(
             continue
         found[paper.key] = row
         taken.add(row.id)
-    for finder in (_by_abstract, _listed_by_title):
+    for finder in (_by_abstract, _listed_by_title, _read_again_of_name):
         if not unmatched:
             break
         for paper, row in await finder(session, unmatched, taken):
@@ -875,6 +876,34 @@ async def _by_abstract(
             if row.id not in taken and key not in pairs and not two_ids and same:
                 pairs[key] = row
     return [(keyed[key], row) for key, row in pairs.items()]
+
+
+async def _read_again_of_name(
+    session: AsyncSession, papers: Sequence[PaperInput], taken: set[int]
+) -> list[tuple[PaperInput, Paper]]:
+    """A deep read and an abstract-only entry of one name each with the other's row: one
+    paper, read from its abstract first and from its text once the pipeline had it (or
+    the other way round), the name read the same way from both. Deep reads of one name
+    are told apart by number instead (`_named_apart`): each has its own text."""
+    other = {KIND_DEEP_READ: KIND_ABSTRACT_ONLY, KIND_ABSTRACT_ONLY: KIND_DEEP_READ}
+    wanted = {
+        (other[kind], str(paper.search["name_key"])): paper
+        for paper in papers
+        if (kind := paper.fields.get("kind")) in other and paper.search.get("name_key")
+    }
+    names = sorted({name for _, name in wanted})
+    pairs: dict[tuple[str, str], Paper] = {}
+    for start in range(0, len(names), _CHUNK):
+        rows = await session.execute(
+            select(Paper)
+            .where(Paper.name_key.in_(names[start : start + _CHUNK]), Paper.kind.in_(other))
+            .order_by(Paper.id)
+        )
+        for row in rows.scalars():
+            kind_and_name = (row.kind, str(row.name_key))
+            if kind_and_name in wanted and row.id not in taken:
+                pairs.setdefault(kind_and_name, row)
+    return [(wanted[kind_and_name], row) for kind_and_name, row in pairs.items()]
 
 
 async def _listed_by_title(

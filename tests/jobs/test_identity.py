@@ -604,9 +604,35 @@ async def test_the_deep_read_of_a_paper_an_abstract_only_entry_named_keeps_the_n
     report = await ingest(sessions, [tmp_path])
 
     assert report.warnings == []
+    assert report.papers == {"new": 0, "updated": 1}  # one row: the entry, read in full now
     async with sessions() as session:
         found = await find_claim(session, "Ψ-Spec#3")
+        rows = (await session.execute(select(Paper).where(Paper.name == "Ψ-Spec"))).scalars()
+        [row] = rows.all()
     assert found is not None and [hit.paper.name for hit in found.hits] == ["Ψ-Spec"]
+    assert (row.kind, row.abstract_en is not None) == ("deep_read", True)  # the abstract kept
+
+
+async def test_an_abstract_only_entry_of_a_deep_read_stored_fills_what_it_lacks(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """The other way round: the deep read first, then an abstract-only entry of its name
+    (a later digest listing it again): one row, the deep read's claims and text kept."""
+    psi_spec = deep_read_of(DEEP_READS, "GAPO 是一篇", ("GAPO", "Ψ-Spec"), "2026-09-08")
+    write(tmp_path / "2026-09-08.txt", psi_spec)
+    await ingest(sessions, [tmp_path])
+    claims = await review_claims(sessions)
+    write(tmp_path / "2026-09-09.txt", (SEEDS / DEEP_READS).read_text(encoding="utf-8"))
+
+    await ingest(sessions, [tmp_path])
+
+    async with sessions() as session:
+        rows = (await session.execute(select(Paper).where(Paper.name == "Ψ-Spec"))).scalars()
+        [row] = rows.all()
+        found = await find_claim(session, "Ψ-Spec#3")
+    assert (row.kind, row.abstract_en is not None) == ("deep_read", True)
+    assert found is not None and [hit.paper.name for hit in found.hits] == ["Ψ-Spec"]
+    assert await review_claims(sessions) > claims  # the seed's other deep reads joined
 
 
 @pytest.mark.parametrize(
