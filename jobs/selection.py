@@ -42,6 +42,7 @@ BACKUP_NAME = (
     ".orig, .save, .swp, .tmp, .part and .crdownload files are never read)"
 )
 OUTSIDE_THE_FOLDER = "symlink to a file outside the digest folder; not followed"
+FOLDER_OUTSIDE = "symlink to a folder outside the digest folder; not followed"
 EMPTY = "empty file; left for the next scan"
 BINARY = "binary file, not a digest"
 UNKNOWN_START = (
@@ -85,9 +86,13 @@ def select_files(paths: Iterable[Path]) -> Selection:
             root = path.resolve()
             for file in sorted(path.rglob("*")):
                 relative = file.relative_to(path)
-                if any(part.startswith(".") for part in relative.parts) or not file.is_file():
+                if any(part.startswith(".") for part in relative.parts):
                     continue
-                if not file.resolve().is_relative_to(root):
+                if not file.is_file():  # a folder: a link to one outside is never walked
+                    if file.is_symlink() and file.is_dir() and not _within(file, root):
+                        selection.skipped.append((file, FOLDER_OUTSIDE))
+                    continue
+                if not _within(file, root):
                     selection.skipped.append((file, OUTSIDE_THE_FOLDER))
                 else:
                     _take(selection, file)
@@ -98,6 +103,10 @@ def select_files(paths: Iterable[Path]) -> Selection:
     selection.files = _once_each(selection.files, selection.skipped)
     selection.files.sort(key=_delivered)
     return selection
+
+
+def _within(file: Path, root: Path) -> bool:
+    return file.resolve().is_relative_to(root)
 
 
 def _once_each(files: list[Path], skipped: list[tuple[Path, str]]) -> list[Path]:

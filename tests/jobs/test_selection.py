@@ -57,6 +57,9 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
     (seeds / "secrets.txt").symlink_to(outside)
     (seeds / "environ.txt").symlink_to("/proc/self/environ")
     (seeds / "today.txt").symlink_to(seeds / DEEP_READS)
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(SEEDS / DEEP_READS, tmp_path / "elsewhere" / "2026-09-09.txt")
+    (seeds / "archive").symlink_to(tmp_path / "elsewhere")  # a folder outside: not walked
 
     report = await ingest(sessions, [seeds])
 
@@ -77,11 +80,12 @@ async def test_what_is_no_digest_is_skipped_and_the_run_stays_ok(
         ("secrets.txt", selection.OUTSIDE_THE_FOLDER),
         ("environ.txt", selection.OUTSIDE_THE_FOLDER),
         ("today.txt", selection.SAME_FILE),
+        ("archive", selection.FOLDER_OUTSIDE),
     }
     assert await last_run_status(sessions) == "ok"  # what /reingest and the scan report
     assert await counts(sessions) == (36, 133)
     again = await ingest(sessions, [seeds])
-    assert again.errors == [] and len(again.skipped) == 13
+    assert again.errors == [] and len(again.skipped) == 14
     assert await last_run_status(sessions) == "ok"
 
 
