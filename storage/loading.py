@@ -802,16 +802,7 @@ async def _id_corrected(
     gone = [row for row in own if row.key.startswith("arxiv:") and row.key not in keys]
     if not gone or not any(paper.key.startswith("arxiv:") for paper in papers):
         return []
-    elsewhere = set(
-        (
-            await session.execute(
-                select(PaperDocument.paper_id).where(
-                    PaperDocument.paper_id.in_([row.id for row in gone]),
-                    PaperDocument.document_id != document.id,
-                )
-            )
-        ).scalars()
-    )
+    elsewhere = await _held_elsewhere(session, {row.id for row in gone}, document.id)
     gone = [row for row in gone if row.id not in elsewhere]
     pairs = []
     for paper in papers:
