@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,6 +18,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.util import await_only
 
 from storage import dialect
 
@@ -64,16 +68,29 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Set before the first table of a new file, then fixed: 8 KiB pages take the
         # full-text index's writes in fewer pages (a tenth less of the writer's CPU).
         "page_size=8192",
-        # First: switching a new file to WAL takes its lock, and without a timeout a
-        # second command opening the same new store fails at once instead of waiting.
         f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
-        "journal_mode=WAL",  # readers never wait for the ingest writer
         "foreign_keys=ON",
         "synchronous=NORMAL",  # durable with WAL except on power loss of the last commit
         "cache_size=-65536",  # 64 MiB of page cache: full-text index writes stay in memory
     ):
         cursor.execute(f"PRAGMA {pragma}")
+    _switch_to_wal(cursor)  # readers never wait for the ingest writer
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """Switching a new file to WAL takes its exclusive lock, and while another command
+    opening the same new store holds a lock on it, SQLite answers "database is locked" at
+    once, without its busy timeout: the switch is tried again until that timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+        await_only(asyncio.sleep(0.01))  # the event loop goes on meanwhile
 
 
 def _sqlite_on_begin(connection: Connection) -> None:
