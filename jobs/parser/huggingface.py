@@ -41,6 +41,12 @@ _ENTRY = re.compile(
 )
 # A title line that kept its number and lost its title (`2. `: a title fetch that failed).
 _NUMBER_ONLY = re.compile(rf"(?:#{{1,6}}\s*)?(?:\*\*)?{list_number(4)}\s*(?:\*\*)?")
+# What a pipeline writes for a title it could not fetch (`str(None)`, JSON's null, …).
+_PLACEHOLDER_TITLE = re.compile(
+    r"[(\[<]?(?:none|null|nil|nan|n/?a|undefined|untitled|no title|unknown|tbd|title)[)\]>]?"
+    r"|[-–—?.…]+",
+    re.IGNORECASE,
+)
 _TITLE_LINES = 6  # a title wrapped over more lines than this is not taken for one
 _LINK = re.compile(r"\[([^\[\]]+)\]\([^()\s]*\)")  # a title as a markdown link: its text
 _WRAPPED_AT_HYPHEN = re.compile(r"(?<=[^\W\d_]-)\n")  # `Audio-` / `Video`: one word
@@ -132,6 +138,10 @@ _NUMBER_WITHOUT_TITLE = (
     "entry {}'s title line holds only its number: expected 'N. <Title>'; "
     "titled from its abstract: '{}'"
 )
+_TITLE_PLACEHOLDER = (
+    "entry {}'s title is a placeholder ('{}'): expected 'N. <Title>'; "
+    "titled from its abstract: '{}'"
+)
 
 
 def parse_entries(
@@ -140,6 +150,7 @@ def parse_entries(
     stripped = [line.strip() for line in lines]
     next_text = _next_non_blank(stripped)
     starts: dict[int, str | None] = {}  # line index -> title (None: its title line was lost)
+    placeholders: dict[int, str] = {}  # line index -> what its title line held instead
     unnumbered: list[DigestWarning] = []
     boundaries = [len(lines)]  # entry starts, and repeated headers that end the entry before
     closed = False  # the last non-blank line was metadata: an entry ended there
@@ -173,6 +184,8 @@ def parse_entries(
             lost_label = in_turn and not listed and not has_cjk(title[0])
             if abstract or lost_label:
                 starts[index] = _title_text(title)
+                if _PLACEHOLDER_TITLE.fullmatch(starts[index] or ""):
+                    placeholders[index], starts[index] = starts[index] or "", ""
                 boundaries.append(index)
                 number = int(entry[1])
         elif (
@@ -206,6 +219,10 @@ def parse_entries(
     untitled = (
         DigestWarning(begin + 1, _UNTITLED.format(paper.title))
         if title is None
+        else DigestWarning(
+            begin + 1, _TITLE_PLACEHOLDER.format(position, placeholders[begin], paper.title)
+        )
+        if begin in placeholders
         else DigestWarning(begin + 1, _NUMBER_WITHOUT_TITLE.format(position, paper.title))
         for position, (paper, (begin, title)) in enumerate(
             zip(papers, starts.items(), strict=True), start=1

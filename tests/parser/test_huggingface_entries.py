@@ -115,20 +115,33 @@ def test_titles_that_lost_their_numbers_are_each_an_entry_with_a_warning() -> No
 
 LOST_TITLE = "entry has no title line: expected 'N. <Title>' before its 'Abstract:'"
 ONLY_NUMBER = "entry {n}'s title line holds only its number: expected 'N. <Title>'"
+PLACEHOLDER = "entry {n}'s title is a placeholder ('{placeholder}'): expected 'N. <Title>'"
 
 
 @pytest.mark.parametrize("entry", range(len(_ENTRY.findall(LIST))))
 @pytest.mark.parametrize(
     ("kept", "warning"),
     [(None, LOST_TITLE)]
-    + [(number, ONLY_NUMBER) for number in ("{n}. ", "{n}.", "**{n}.**", "{n}.\u00a0", "## {n})")],
+    + [(number, ONLY_NUMBER) for number in ("{n}. ", "{n}.", "**{n}.**", "{n}.\u00a0", "## {n})")]
+    + [
+        (f"{number}{placeholder}", PLACEHOLDER.format(n="{n}", placeholder=shown))
+        for number, placeholder, shown in [
+            ("{n}. ", "None", "None"),
+            ("{n}. ", "null", "null"),
+            ("**{n}. ", "N/A**", "N/A"),
+            ("{n}. ", "[Untitled]", "[Untitled]"),
+            ("{n}. ", "Title: undefined", "undefined"),
+            ("{n}. ", "—", "—"),
+        ]
+    ],
 )
 def test_an_entry_whose_title_was_lost_is_still_its_own_paper(
     entry: int, kept: str | None, warning: str
 ) -> None:
-    """Without its `N. <Title>` line, or with its number alone (`2. `: a title fetch that
-    returned nothing), the entry would run into the one before (which would then take its
-    arXiv ID): it starts there, at its `Abstract:` if nothing is left, titled from it."""
+    """Without its `N. <Title>` line, with its number alone (`2. `: a title fetch that
+    returned nothing) or a placeholder for the title (`2. None`), the entry would run into
+    the one before (which would then take its arXiv ID), or be titled "None": it starts
+    there, at its `Abstract:` if nothing is left, titled from it."""
     match = list(_ENTRY.finditer(LIST))[entry]
     rest = LIST[match.start(2) + len(match.group(2)) :]
     if kept is None:
