@@ -91,6 +91,7 @@ _LOOSE_CLAIM = re.compile(
 )
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
+_SPACED_NUMBER = re.compile(r"\s*([0-9]{1,3})\s+(?=\S)")  # `3 全量…`: a number without its stop
 _BARE_NUMBER_LENGTH = 8  # the longest line `_BARE_NUMBER` matches, a space or two aside
 _CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 _ALL_LABELS = "|".join(["Novelty", "Soundness", "Significance", *_CHINESE_LABELS])
@@ -777,6 +778,10 @@ def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> lis
             index += 1
             continue
         n = claim.number
+        if claim.written:  # warned of as any number written otherwise (_resolve_unquoted)
+            result.append(claim)
+            index = end
+            continue
         problem = (
             f"has no number of its own: expected '{n}. ' before its text"
             if claim.claim_lines
@@ -807,7 +812,12 @@ def _claim_without_number(
     else:
         number = previous.number + 1 if previous else following.number - 1 if following else 1
         lines = [*item.paragraph.lines]
-    claim = _Item(_CLAIM_ITEM, item.paragraph, number, lines)
+    # `3 全量…`: the number its neighbours imply, written without its stop, is not text.
+    spaced = _SPACED_NUMBER.match(lines[0]) if lines else None
+    written = spaced[1] if spaced and int(spaced[1]) == number else ""
+    if spaced and written:
+        lines[0] = lines[0][spaced.end() :]
+    claim = _Item(_CLAIM_ITEM, item.paragraph, number, lines, written=written)
     claim.quote_lines = [line for quote in quotes for line in quote.paragraph.lines]
     return claim
 

@@ -25,6 +25,7 @@ SLIPS = {
     "（{n}）": "（{n}）",
     "[{n}] ": "[{n}]",
     "{n} . ": "{n} .",
+    "{n} ": "{n}",  # no stop at all: read by its place between its neighbours
     "{n}.": "{n}.",
     "{n}．": "{n}．",  # a full-width period (a Chinese input method), even before a digit
     "{n}：": "{n}：",
