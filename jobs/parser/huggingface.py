@@ -183,9 +183,10 @@ def parse_entries(
             listed = following is not None and _ENTRY.fullmatch(stripped[following])
             lost_label = in_turn and not listed and not has_cjk(title[0])
             if abstract or lost_label:
-                starts[index] = _title_text(title)
-                if _PLACEHOLDER_TITLE.fullmatch(starts[index] or ""):
-                    placeholders[index], starts[index] = starts[index] or "", ""
+                text = _title_text(title)
+                if _PLACEHOLDER_TITLE.fullmatch(text):
+                    placeholders[index], text = text, ""
+                starts[index] = text
                 boundaries.append(index)
                 number = int(entry[1])
         elif (
