@@ -58,17 +58,33 @@ _TRAILING = " ，,、；;：:（(—-"
 # Letters, digits and hyphens typed full width (`ＧＡＰＯ`: a Chinese input method left in
 # that mode) are read as the ASCII ones they stand for, one character for one; so are the
 # hyphens and dashes a copy from a PDF or LaTeX puts in a name (`AV‐GRPO`, `AV–GRPO`),
-# which would otherwise cut it in two.
+# which would otherwise cut it in two. The invisible characters a copy from a web page or
+# an office document leaves around or inside a name (joiners, direction embeddings and
+# isolates, invisible operators) are dropped: they too would cut it, or join it to a verb.
 _HYPHENS = "\u2010\u2011\u2012\u2013\u2212\ufe63"
-_FULL_WIDTH = re.compile(f"[{_HYPHENS}\uff0d\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
-_NARROWED = {
+_INVISIBLE = "".join(
+    map(
+        chr,
+        (
+            0xAD,
+            0x180E,
+            *range(0x200B, 0x2010),
+            *range(0x202A, 0x202F),
+            *range(0x2060, 0x206A),
+            0xFEFF,
+        ),
+    )
+)
+_NARROWABLE = re.compile(f"[{_HYPHENS}{_INVISIBLE}\uff0d\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+_NARROWED: dict[int, int | None] = {
     code: code - 0xFEE0
     for code in (0xFF0D, *range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))
 } | dict.fromkeys(map(ord, _HYPHENS), ord("-"))
+_NARROWED |= dict.fromkeys(map(ord, _INVISIBLE))
 
 
 def _narrow(text: str) -> str:
-    return text.translate(_NARROWED) if _FULL_WIDTH.search(text) else text
+    return text.translate(_NARROWED) if _NARROWABLE.search(text) else text
 
 
 def derive_name(first_paragraph: str, entry_text: str) -> str | None:

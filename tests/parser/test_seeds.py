@@ -1,6 +1,7 @@
 """The bundled seeds: the counts PRODUCT.md promises, and names for the untitled papers."""
 
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -141,6 +142,32 @@ def test_a_name_copied_with_another_hyphen_is_the_same_name(hyphen: str) -> None
 
     assert names == [paper.name for paper in parse_file(seed).papers]
     assert "AV-GRPO" in names
+
+
+COPIED_WITH_INVISIBLES: dict[str, Callable[[str], str]] = {
+    "isolates (a web page's <bdi>)": lambda name: f"\u2068{name}\u2069",
+    "an embedding": lambda name: f"\u202a{name}\u202c",
+    "an override": lambda name: f"\u202d{name}\u202c",
+    "a non-joiner inside": lambda name: f"{name[:2]}\u200c{name[2:]}",
+    "a joiner inside": lambda name: f"{name[:2]}\u200d{name[2:]}",
+}
+
+
+@pytest.mark.parametrize("copy", COPIED_WITH_INVISIBLES.values(), ids=COPIED_WITH_INVISIBLES)
+@pytest.mark.parametrize("name", ["AV-GRPO", "X-Planner", "Hunyuan-A13B"])
+def test_a_name_copied_with_invisible_characters_is_the_same_name(
+    copy: Callable[[str], str], name: str
+) -> None:
+    """Direction controls and joiners a copy from a web page or an office document leaves
+    around or inside a name: the same names (not `提出 X-Planner`, or the paper named by its
+    title), and so the same addresses."""
+    seed = next(seed for seed in seed_files() if seed.name.startswith("000"))
+    text = seed.read_text(encoding="utf-8")
+    assert name in text
+
+    names = [paper.name for paper in parse_digest(text.replace(name, copy(name))).papers]
+
+    assert names == [paper.name for paper in parse_file(seed).papers]
 
 
 def test_a_name_typed_full_width_where_it_is_introduced_is_the_same_name() -> None:
