@@ -164,6 +164,11 @@ _ESCAPED_NUMBER = re.compile(r"\A([0-9]{1,3})\\([.)])")
 
 _PROSE, _NOTE, _CLAIM_ITEM, _REVIEW_ITEM = "prose", "note", "claim", "review"
 # A review whose label went unread: its text would join the limitations without a word.
+_REVIEW_AFTER_TAIL = (
+    "the review comes after {} paragraph(s) of the paper's limitations or follow-ups: "
+    "expected right after its last claim; read as this paper's review, those paragraphs as "
+    "its limitations and follow-ups"
+)
 _NO_REVIEW = (
     "no review after this paper's claims: expected a paragraph starting 'Novelty：'; the "
     "{} paragraphs after them are read as its limitations and follow-ups"
@@ -338,6 +343,20 @@ def parse_deep_reads(
             index += 1
             continue
 
+        if (
+            item.kind == _REVIEW_ITEM
+            and open_read is not None
+            and open_read.claims
+            and open_read.review is None
+            and len(pending) <= TAIL_PARAGRAPHS
+        ):
+            # A section or two of the paper moved above its review (its limitations, its
+            # follow-ups): still this paper's review, the paragraphs part of its tail. Taken
+            # for the text of a paper without claims, they would make a paper of its own.
+            open_read.review = item
+            warnings.append(DigestWarning(item.line, _REVIEW_AFTER_TAIL.format(len(pending))))
+            index += 1
+            continue
         prose = _finish(open_read, pending, papers, warnings, before_body=True)
         if not prose:
             what, outcome = (

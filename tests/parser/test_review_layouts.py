@@ -112,3 +112,44 @@ def test_a_review_whose_label_is_unread_is_kept_with_a_warning(label: str) -> No
         f"line {line}: no review after this paper's claims: expected a paragraph starting "
         "'Novelty：'; the 3 paragraphs after them are read as its limitations and follow-ups"
     ]
+
+
+def _moved_review(text: str, paragraphs_after: int) -> tuple[str, int]:
+    """Each review moved after the `paragraphs_after` paragraphs that follow it (its
+    limitations, its follow-ups), and how many reviews moved."""
+    paragraphs = text.split("\n\n")
+    moved = 0
+    index = 0
+    while index < len(paragraphs):
+        if paragraphs[index].startswith("Novelty："):
+            end = index + 1 + paragraphs_after
+            paragraphs[index:end] = [*paragraphs[index + 1 : end], paragraphs[index]]
+            moved += 1
+            index = end
+        index += 1
+    return "\n\n".join(paragraphs), moved
+
+
+@pytest.mark.parametrize("paragraphs_after", [1, 2], ids=["limitations", "and follow-ups"])
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_a_review_below_the_limitations_or_follow_ups_is_still_its_papers(
+    seed: int, paragraphs_after: int
+) -> None:
+    """An editor moves a paper's limitations (or its follow-ups too) above its review: the
+    same papers, each with its review and the moved paragraphs in its tail, one warning a
+    review; the paragraphs before the review made a paper of their own, holding the review."""
+    text = DEEP_READ_SEEDS[seed]
+    changed, moved = _moved_review(text, paragraphs_after)
+    assert moved > 0
+
+    digest = parse_digest(changed)
+    assert_same_papers(papers(changed), papers(text))
+    for paper in digest.papers:
+        original = papers(text)[paper.key]
+        assert (_review(paper), paper.limitations, paper.follow_ups) == (
+            _review(original),
+            original.limitations,
+            original.follow_ups,
+        )
+    warned = [w for w in digest.warnings if "the review comes after" in str(w)]
+    assert len(warned) == moved
