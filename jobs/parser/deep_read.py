@@ -31,6 +31,7 @@ is sound, is read as it most likely stands or left out, and the rest of the file
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -174,6 +175,10 @@ _NO_REVIEW = (
     "{} paragraphs after them are read as its limitations and follow-ups"
 )
 _ABSTRACT_ITEM = "abstract"  # an abstract-only entry's abstract whose note was lost
+_MISTYPED = (
+    "claim {0} is out of place: the claims around it make it claim {1} (claims are numbered "
+    "1, 2, 3, … within each paper); read as claim {1}"
+)
 _OUT_OF_ORDER = (
     "claim {0} is out of order: expected claim {1} (claims are numbered 1, 2, 3, … within "
     "each paper); loaded as claim {0}"
@@ -446,6 +451,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
     second is read as the first number no claim of the paper uses (`1 2 2 4`). A claim
     that repeats an earlier one word for word, or numbers that start over (`1 2 3 1 2`:
     another paper's claims, whose text is missing), are left out."""
+    _mistyped_between(run, warnings)
     holders: dict[int, _Item] = {}  # number -> the claim read as it
     # number -> (number expected, index of its warning; None when it followed its neighbour)
     early: dict[int, tuple[int, int | None]] = {}
@@ -499,6 +505,21 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
     for claim in claims:
         _unlabel_quote(claim, warnings)
     return claims
+
+
+def _mistyped_between(run: list[_Item], warnings: list[DigestWarning]) -> None:
+    """A claim whose number no other claim of the paper has, between two that leave one
+    number free (`2 8 4`, or `7 2` at the start), is that number mistyped: read as it (a
+    typo kept would give the claim an address its paper never had, and the corrected
+    file would then look as if it lost that claim)."""
+    numbers = Counter(claim.number for claim in run)
+    for position, claim in enumerate(run[:-1]):
+        before = run[position - 1].number if position else 0
+        free = before + 1
+        mistyped = claim.number != free and numbers[claim.number] == 1
+        if mistyped and run[position + 1].number == free + 1:
+            warnings.append(DigestWarning(claim.line, _MISTYPED.format(claim.number, free)))
+            claim.number = free
 
 
 def _unlabel_quote(claim: _Item, warnings: list[DigestWarning]) -> None:

@@ -3,6 +3,7 @@
 is still that claim, with a warning on its line; numbered like that without a quote after
 it, a paragraph stays plain text (reviewers number their limitations that way)."""
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -436,4 +437,33 @@ def test_a_full_width_period_numbers_a_claim_whose_text_starts_with_a_digit(numb
     ]
     assert [str(w) for w in digest.warnings] == [
         f"line 15: claim 2 should start '2. ', found '{number}'; read as claim 2"
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(range(len(DEEP_READ_SEEDS))),
+    st.integers(min_value=0),
+    st.integers(min_value=20, max_value=999),
+)
+def test_a_mistyped_number_between_its_neighbours_is_read_as_the_one_they_leave(
+    seed: int, where: int, typed: int
+) -> None:
+    """`8.` typed for `3.` (no claim 8 in the paper), between claims 2 and 4, or for the
+    first claim before claim 2: the claim its neighbours imply, with one warning on its
+    line. Kept as typed, it would give an address its paper never had (`AV-GRPO#8`), and
+    the corrected file would then look as if it lost that claim."""
+    text = DEEP_READ_SEEDS[seed]
+    lines = list(_CLAIM_LINE.finditer(text))
+    # Not a paper's last claim: nothing after it tells which number it should have.
+    inside = [m for m, after in itertools.pairwise(lines) if after.group(1) != "1"]
+    match = inside[where % len(inside)]
+    mistyped = text[: match.start()] + f"{typed}. " + text[match.end() :]
+    line = text.count("\n", 0, match.start()) + 1
+
+    assert_same_papers(papers(mistyped), papers(text))
+    assert [str(w) for w in parse_digest(mistyped).warnings] == [
+        f"line {line}: claim {typed} is out of place: the claims around it make it claim "
+        f"{match.group(1)} (claims are numbered 1, 2, 3, … within each paper); read as claim "
+        f"{match.group(1)}"
     ]
