@@ -69,7 +69,8 @@ _QUOTE_MAX_CJK_SHARE = 0.3
 
 # A label a template puts before a claim's quote: `Evidence:`, `**原文：**`, `【证据】`.
 _QUOTE_LABELS = (
-    "Evidence|Quote|Excerpt|Original text|Original|英文原文|证据原文|证据|原文|引文|原句"
+    "Evidence|Quote|Excerpt|Original text|Original|English|EN|Source|Citation"
+    "|英文原文|证据原文|原文引用|英文引用|引用原文|证据|原文|引文|原句|引用|英文|出处"
 )
 _QUOTE_LABEL = re.compile(
     rf"(?:\*\*)?(?:(?:{_QUOTE_LABELS})(?:\*\*)?\s*[:：]|[【\[](?:{_QUOTE_LABELS})[】\]])"

@@ -307,7 +307,10 @@ DEEP_READ_SEEDS = [seed for seed in seed_files() if not seed.name.startswith("00
 
 
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
-@pytest.mark.parametrize("label", ["Evidence: ", "**Evidence:** ", "原文：", "【证据】"])
+@pytest.mark.parametrize(
+    "label",
+    ["Evidence: ", "**Evidence:** ", "原文：", "【证据】", "EN: ", "原文引用：", "Source: "],
+)
 def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, label: str) -> None:
     text = seed.read_text(encoding="utf-8")
     labelled, quotes = re.subn(r"(?<=\n\n)   (?=[A-Za-z])", "   " + label, text)
