@@ -224,6 +224,9 @@ _STRAY_QUOTE = (
 _LONE_NOTE = "note paragraph has no abstract paragraph before it"
 _NO_NOTE = f"abstract has no note after it: expected '{NOTE}'; read as an abstract-only entry"
 _ABSTRACT_MIN_WORDS = 30  # shorter English on its own is a footer or a heading, not an abstract
+# An abstract split by a blank line: its pieces are sentences (a heading is shorter), and
+# one of them is shorter than any whole abstract (HuggingFace's run 100-300 words).
+_SENTENCE_MIN_WORDS, _WHOLE_ABSTRACT_WORDS = 3, 60
 _PREAMBLE = (
     "paragraph before this deep read's text belongs to no paper (a deep read opens with its "
     "positioning: '本文…', '<Name> 是一篇…'); left out"
@@ -669,12 +672,49 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             items.append(_Item(_PROSE, paragraph))
     while len(found := _unnumbered_claims(items, warnings)) < len(items):
         items = found  # again: a claim found may be the neighbour that numbers another
+    items = _abstracts_whole(items)
     _resolve_unquoted(items, warnings)
     if any(item.kind != _PROSE for item in items):  # a digest: English alone may be no abstract
         for index, item in enumerate(items):
             if _lost_its_note(items, index):
                 item.kind = _ABSTRACT_ITEM
     return items
+
+
+def _abstracts_whole(items: list[_Item]) -> list[_Item]:
+    """The items, with an abstract that a blank line split one paragraph again: English
+    sentences in a row before an abstract's note, one of the two paragraphs too short to be
+    an abstract of its own. Its first piece would be an entry of its own (a paper too many)
+    or, first in the file, left out. (Two whole abstracts in a row are two entries, the
+    first of which lost its note; a heading or a line of a few words is no sentence of one.)"""
+    whole: list[_Item] = []
+    for item in reversed(items):
+        after = whole[-1] if whole else None
+        if (
+            after is not None
+            and len(whole) > 1
+            and whole[-2].kind == _NOTE
+            and _is_english_prose(item)
+            and _is_english_prose(after)
+            and ends_sentence(item.paragraph.lines[-1])
+            and len(words := item.text.split()) >= _SENTENCE_MIN_WORDS
+            and min(len(words), len(after.text.split())) < _WHOLE_ABSTRACT_WORDS
+        ):
+            lines = item.paragraph.lines + after.paragraph.lines
+            whole[-1] = _Item(_PROSE, Paragraph(item.paragraph.line, lines))
+        else:
+            whole.append(item)
+    whole.reverse()
+    return whole
+
+
+def _is_english_prose(item: _Item) -> bool:
+    """A plain paragraph of English, not indented as a quote: an abstract, or a piece of one."""
+    return (
+        item.kind == _PROSE
+        and indent_of(item.paragraph.lines[0]) < QUOTE_INDENT
+        and not any(map(has_cjk, item.paragraph.lines))
+    )
 
 
 def _noted(items: list[_Item], index: int) -> bool:

@@ -558,3 +558,33 @@ def test_a_follow_up_list_before_a_paper_of_one_paragraph_stays_with_its_paper(
     listed = digest.papers[index].follow_ups or ""
     assert all(s.strip() in listed for s in _SENTENCE_END.split(paper.follow_ups))
     assert digest.papers[index + 1].positioning == after.positioning
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?]) (?=[A-Z])")
+ABSTRACT_SPLITS: dict[str, Callable[[list[str]], list[str]]] = {
+    "after its first sentence": lambda s: [s[0], " ".join(s[1:])],
+    "before its last sentence": lambda s: [" ".join(s[:-1]), s[-1]],
+    "a sentence a paragraph": lambda s: s,
+}
+
+
+@pytest.mark.parametrize("split", ABSTRACT_SPLITS.values(), ids=ABSTRACT_SPLITS)
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_an_abstract_split_by_blank_lines_is_still_one_entry(
+    seed: int, split: Callable[[list[str]], list[str]]
+) -> None:
+    """A blank line put between the sentences of an abstract-only entry's abstract: the
+    same papers, the same abstracts, no warning. The first pieces were an entry of their
+    own (a paper too many) or, first in the file, left out."""
+    text = DEEP_READ_SEEDS[seed]
+    paragraphs = text.split("\n\n")
+    noted = [i for i, p in enumerate(paragraphs) if i and p.strip() == NOTE_PARAGRAPH.strip()]
+    assert noted
+    for index in noted:
+        sentences = _SENTENCE_BREAK.split(paragraphs[index - 1])
+        assert len(sentences) > 2
+        paragraphs[index - 1] = "\n\n".join(split(sentences))
+    changed = "\n\n".join(paragraphs)
+
+    assert_same_papers(papers(changed), papers(text))
+    assert parse_digest(changed).warnings == parse_digest(text).warnings
