@@ -1020,7 +1020,7 @@ async def _edited(
     values = [
         ({f: getattr(row, f) for f in _IDENTITY_FIELDS}, claims.get(row.id, [])) for row in previous
     ]
-    kinds = [row.kind for row in previous]
+    kinds = [(row.kind, row.name) for row in previous]
     tests = [matching.same_paper if row.id in held else matching.same_elsewhere for row in previous]
     # Tokenising and comparing every pair is CPU work: in a thread, off the event loop.
     pairs = await asyncio.to_thread(_pair, candidates, kinds, values, tests)
@@ -1029,24 +1029,30 @@ async def _edited(
 
 def _pair(
     papers: Sequence[PaperInput],
-    kinds: Sequence[str],
+    kinds: Sequence[tuple[str, str | None]],
     values: Sequence[tuple[Mapping[str, Any], Sequence[ClaimInput]]],
     tests: Sequence[Callable[[frozenset[str], frozenset[str]], bool]],
 ) -> list[tuple[PaperInput, int]]:
-    """Each new paper with the index of the first earlier paper of its kind that shares
-    enough of its sentences (`tests`, one an earlier paper); each earlier paper goes to one
-    new paper at most."""
+    """Each new paper with the index of the first earlier paper of its kind (`kinds`: and
+    its name) that shares enough of its sentences, their names aside (`tests`, one an
+    earlier paper); each earlier paper goes to one new paper at most."""
     stored = [matching.sentences(_identity_texts(*v)) for v in values]
     free = set(range(len(stored)))
     pairs: list[tuple[PaperInput, int]] = []
+
+    def alike(paper: PaperInput, i: int) -> bool:
+        names = (paper.fields.get("name"), kinds[i][1])
+        apart = matching.without_names(stored[i], names)
+        return tests[i](apart, matching.without_names(paper.sentences, names))
+
     for paper in papers:
         index = next(
             (
                 i
                 for i in range(len(stored))
                 if i in free
-                and _kind_matches(paper.fields.get("kind"), kinds[i])
-                and tests[i](stored[i], paper.sentences)
+                and _kind_matches(paper.fields.get("kind"), kinds[i][0])
+                and alike(paper, i)
             ),
             None,
         )

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 _SENTENCE_END = re.compile(r"[.!?。！？；;\n]+(?:\s+|$)|[。！？；]")
 _NOT_WORD = re.compile(r"[\W_]+")
 _HELD_AT_LEAST = 3  # sentences of a stored copy in a new one of another file that completes it
+_SHORTEST_NAME = 3  # a shorter name is in too many words to be taken out of them
 _SHORTEST = 8  # shorter pieces ("Table 3.") say nothing about which paper this is
 # How a finished sentence ends: its mark, perhaps closed by a quotation mark or a bracket.
 _ENDS_SENTENCE = re.compile(r"[。！？!?.…；;][”’\"')）」』]*$")
@@ -27,10 +28,30 @@ def sentences(texts: Iterable[str | None]) -> frozenset[str]:
     found: set[str] = set()
     for text in texts:
         for piece in _SENTENCE_END.split(text or ""):
-            mark = _NOT_WORD.sub("", unicodedata.normalize("NFKC", piece)).casefold()
+            mark = _mark(piece)
             if len(mark) >= _SHORTEST:
                 found.add(mark)
     return frozenset(found)
+
+
+def without_names(marks: frozenset[str], names: Iterable[str | None]) -> frozenset[str]:
+    """The fingerprints with the papers' names taken out, to compare two papers by their
+    sentences: a paper renamed throughout (its method's name in most of its sentences) is
+    still the paper it was. Both sides lose both names."""
+    owns = [own for name in names if name and len(own := _mark(name)) >= _SHORTEST_NAME]
+    if not owns:
+        return marks
+    found: set[str] = set()
+    for mark in marks:
+        for own in owns:
+            mark = mark.replace(own, "")
+        if len(mark) >= _SHORTEST:
+            found.add(mark)
+    return frozenset(found)
+
+
+def _mark(text: str) -> str:
+    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", text)).casefold()
 
 
 def ends_sentence(text: str) -> bool:

@@ -681,6 +681,33 @@ async def test_a_paper_whose_text_no_longer_mentions_its_name_is_renamed_with_a_
     ]
 
 
+@pytest.mark.parametrize(
+    ("name", "renamed"),
+    [
+        ("WanPE", "CinePE"),  # in most of its sentences, its first quote (its key) too
+        ("WanPE", "WanPE2"),
+        ("X-Planner", "EventPlanner"),
+        ("RLCDAlignBench", "RLCDBench"),
+    ],
+)
+async def test_a_paper_renamed_throughout_is_the_same_paper_renamed(
+    sessions: Sessions, seeds: Path, name: str, renamed: str
+) -> None:
+    """A method renamed in every sentence of its deep read: the same paper under the new
+    name. Its sentences, compared without the name, are the same; compared with it, the
+    file was refused as losing the old paper, and forced, held both with the same claims."""
+    await ingest(sessions, [seeds])
+    before = await paper_named(sessions, name)
+    text = (seeds / AV_GRPO).read_text(encoding="utf-8")
+    write(seeds / AV_GRPO, text.replace(name, renamed))
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.suspect == [] and report.papers == {"new": 0, "updated": 1}
+    assert (await paper_named(sessions, renamed)).id == before.id
+    assert await review_claims(sessions) == 133
+
+
 async def test_a_copy_under_another_name_with_its_name_cue_and_a_quote_edited_is_one_paper(
     sessions: Sessions, seeds: Path
 ) -> None:
