@@ -62,19 +62,8 @@ _TRAILING = " ，,、；;：:（(—-"
 # an office document leaves around or inside a name (joiners, direction embeddings and
 # isolates, invisible operators) are dropped: they too would cut it, or join it to a verb.
 _HYPHENS = "\u2010\u2011\u2012\u2013\u2212\ufe63"
-_INVISIBLE = "".join(
-    map(
-        chr,
-        (
-            0xAD,
-            0x180E,
-            *range(0x200B, 0x2010),
-            *range(0x202A, 0x202F),
-            *range(0x2060, 0x206A),
-            0xFEFF,
-        ),
-    )
-)
+_INVISIBLE_CODES = (0xAD, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x202A, 0x202F))
+_INVISIBLE = "".join(map(chr, (*_INVISIBLE_CODES, *range(0x2060, 0x206A))))
 _NARROWABLE = re.compile(f"[{_HYPHENS}{_INVISIBLE}\uff0d\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
 _NARROWED: dict[int, int | None] = {
     code: code - 0xFEE0
