@@ -69,7 +69,7 @@ _QUOTE_MAX_CJK_SHARE = 0.3
 
 # A label a template puts before a claim's quote: `Evidence:`, `**原文：**`, `【证据】`.
 _QUOTE_LABELS = (
-    "Evidence|Quote|Excerpt|Original text|Original|English|EN|Source|Citation"
+    "Evidence|Quote|Excerpt|Original text|Original|English|EN"
     "|英文原文|证据原文|原文引用|英文引用|引用原文|证据|原文|引文|原句|引用|英文|出处"
 )
 _QUOTE_LABEL = re.compile(
@@ -77,6 +77,7 @@ _QUOTE_LABEL = re.compile(
     r"(?:\*\*)?\s*",
     re.IGNORECASE,
 )
+_LABELLED_COLUMN = re.compile(r"[|;,/]\s*[^\W\d_][\w .-]{0,20}[:：]")  # `| ZH:`: another column
 _QUOTE_LABEL_STARTS = frozenset(
     "*【[" + "".join(w[0] + w[0].lower() for w in _QUOTE_LABELS.split("|"))
 )
@@ -144,6 +145,7 @@ _OPENS_PAPER = re.compile(
 # (`本文的代码尚未公开` is one of those).
 _POSITIONS_PAPER = re.compile(
     r"(?:本文|本论文|该论文|这篇论文)(?:提出|是|定位|介绍|研究|针对|聚焦|关注|把|将|旨在)"
+    r"|[A-Za-zΑ-Ωα-ω][\w.+-]*\s*是一篇"
     r"|(?:this|our) (?:paper|work) (?:proposes|introduces|presents|studies|is)"
     r"|we (?:introduce|propose|present)",
     re.IGNORECASE,
@@ -222,6 +224,7 @@ _STRAY_QUOTE = (
     "(expected 'N. <claim>' before it); kept as the paper's text"
 )
 _LONE_NOTE = "note paragraph has no abstract paragraph before it"
+_ABSTRACT_GOES_ON = "blank lines split this abstract in {}: read as one paragraph"
 _NO_NOTE = f"abstract has no note after it: expected '{NOTE}'; read as an abstract-only entry"
 _ABSTRACT_MIN_WORDS = 30  # shorter English on its own is a footer or a heading, not an abstract
 # An abstract split by a blank line: its pieces are sentences (a heading is shorter), and
@@ -358,10 +361,12 @@ def parse_deep_reads(
             and open_read.claims
             and open_read.review is None
             and len(pending) <= TAIL_PARAGRAPHS
+            and not any(_POSITIONS_PAPER.match(paragraph.text) for paragraph in pending)
         ):
             # A section or two of the paper moved above its review (its limitations, its
             # follow-ups): still this paper's review, the paragraphs part of its tail. Taken
             # for the text of a paper without claims, they would make a paper of its own.
+            # (A paragraph that positions a paper, `GAPO 是一篇…`, is the next paper's text.)
             open_read.review = item
             warnings.append(DigestWarning(item.line, _REVIEW_AFTER_TAIL.format(len(pending))))
             index += 1
@@ -513,16 +518,17 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
 
 def _mistyped_between(run: list[_Item], warnings: list[DigestWarning]) -> None:
     """A claim whose number no other claim of the paper has, between two that leave one
-    number free (`2 8 4`, or `7 2` at the start), is that number mistyped: read as it (a
-    typo kept would give the claim an address its paper never had, and the corrected
-    file would then look as if it lost that claim)."""
+    number free that no claim has (`2 8 4`, or `7 2` at the start), is that number mistyped:
+    read as it (a typo kept would give the claim an address its paper never had, and the
+    corrected file would then look as if it lost that claim)."""
     numbers = Counter(claim.number for claim in run)
     for position, claim in enumerate(run[:-1]):
         before = run[position - 1].number if position else 0
         free = before + 1
-        mistyped = claim.number != free and numbers[claim.number] == 1
+        mistyped = claim.number != free and numbers[claim.number] == 1 and not numbers[free]
         if mistyped and run[position + 1].number == free + 1:
             warnings.append(DigestWarning(claim.line, _MISTYPED.format(claim.number, free)))
+            numbers[claim.number], numbers[free] = 0, 1
             claim.number = free
 
 
@@ -532,8 +538,8 @@ def _unlabel_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
     first = claim.quote_lines[0]
     body = first.lstrip(" \t\u3000>")
     label = _QUOTE_LABEL.match(body) if body[:1] in _QUOTE_LABEL_STARTS else None
-    if label is None:
-        return
+    if label is None or _LABELLED_COLUMN.search(body, label.end()):
+        return  # `English: 44.0 | Chinese: 41.2`: a table row's first column, not a label
     at = first.index(label[0])
     claim.quote_lines[0] = first[:at] + first[at + len(label[0]) :]
     warnings.append(
@@ -672,7 +678,7 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             items.append(_Item(_PROSE, paragraph))
     while len(found := _unnumbered_claims(items, warnings)) < len(items):
         items = found  # again: a claim found may be the neighbour that numbers another
-    items = _abstracts_whole(items)
+    items = _abstracts_whole(items, warnings)
     _resolve_unquoted(items, warnings)
     if any(item.kind != _PROSE for item in items):  # a digest: English alone may be no abstract
         for index, item in enumerate(items):
@@ -681,30 +687,32 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
     return items
 
 
-def _abstracts_whole(items: list[_Item]) -> list[_Item]:
-    """The items, with an abstract that a blank line split one paragraph again: English
-    sentences in a row before an abstract's note, one of the two paragraphs too short to be
-    an abstract of its own. Its first piece would be an entry of its own (a paper too many)
-    or, first in the file, left out. (Two whole abstracts in a row are two entries, the
-    first of which lost its note; a heading or a line of a few words is no sentence of one.)"""
-    whole: list[_Item] = []
-    for item in reversed(items):
-        after = whole[-1] if whole else None
+def _abstracts_whole(items: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
+    """The items, with an abstract that blank lines split one paragraph again (a warning):
+    English sentences in a row between the note of the entry before and the abstract's own,
+    one of them shorter than a whole abstract. The first pieces were entries of their own,
+    a paper too many. (After a deep read, English may be its last section; first in the file,
+    a preamble: neither is joined.)"""
+    whole = list(items)
+    for note in reversed(range(len(whole))):
+        if whole[note].kind != _NOTE:
+            continue
+        start = note
+        while start > 0 and _is_english_prose(whole[start - 1]):
+            start -= 1
+        pieces = whole[start:note]
+        words = [len(piece.text.split()) for piece in pieces]
         if (
-            after is not None
-            and len(whole) > 1
-            and whole[-2].kind == _NOTE
-            and _is_english_prose(item)
-            and _is_english_prose(after)
-            and ends_sentence(item.paragraph.lines[-1])
-            and len(words := item.text.split()) >= _SENTENCE_MIN_WORDS
-            and min(len(words), len(after.text.split())) < _WHOLE_ABSTRACT_WORDS
+            len(pieces) > 1
+            and start > 0
+            and whole[start - 1].kind == _NOTE
+            and min(words) < _WHOLE_ABSTRACT_WORDS
+            and min(words[:-1]) >= _SENTENCE_MIN_WORDS
+            and all(ends_sentence(piece.paragraph.lines[-1]) for piece in pieces[:-1])
         ):
-            lines = item.paragraph.lines + after.paragraph.lines
-            whole[-1] = _Item(_PROSE, Paragraph(item.paragraph.line, lines))
-        else:
-            whole.append(item)
-    whole.reverse()
+            lines = tuple(line for piece in pieces for line in piece.paragraph.lines)
+            whole[start:note] = [_Item(_PROSE, Paragraph(pieces[0].line, lines))]
+            warnings.append(DigestWarning(pieces[1].line, _ABSTRACT_GOES_ON.format(len(pieces))))
     return whole
 
 

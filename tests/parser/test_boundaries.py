@@ -568,23 +568,58 @@ ABSTRACT_SPLITS: dict[str, Callable[[list[str]], list[str]]] = {
 }
 
 
+def _after_notes(paragraphs: list[str]) -> list[int]:
+    """Where the notes of abstract-only entries right after another such entry are."""
+    note = NOTE_PARAGRAPH.strip()
+    return [i for i in range(2, len(paragraphs)) if note == paragraphs[i] == paragraphs[i - 2]]
+
+
 @pytest.mark.parametrize("split", ABSTRACT_SPLITS.values(), ids=ABSTRACT_SPLITS)
-@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
 def test_an_abstract_split_by_blank_lines_is_still_one_entry(
-    seed: int, split: Callable[[list[str]], list[str]]
+    split: Callable[[list[str]], list[str]],
 ) -> None:
-    """A blank line put between the sentences of an abstract-only entry's abstract: the
-    same papers, the same abstracts, no warning. The first pieces were an entry of their
-    own (a paper too many) or, first in the file, left out."""
-    text = DEEP_READ_SEEDS[seed]
+    """Blank lines put between the sentences of an abstract-only entry's abstract, after
+    the entry before's note: the same papers, the same abstracts, a warning each. The
+    first pieces were an entry of their own, a paper too many."""
+    text = next(t for t in DEEP_READ_SEEDS if _after_notes(t.split("\n\n")))
     paragraphs = text.split("\n\n")
-    noted = [i for i, p in enumerate(paragraphs) if i and p.strip() == NOTE_PARAGRAPH.strip()]
-    assert noted
-    for index in noted:
+    after_notes = _after_notes(paragraphs)
+    for index in after_notes:
         sentences = _SENTENCE_BREAK.split(paragraphs[index - 1])
         assert len(sentences) > 2
         paragraphs[index - 1] = "\n\n".join(split(sentences))
     changed = "\n\n".join(paragraphs)
 
     assert_same_papers(papers(changed), papers(text))
-    assert parse_digest(changed).warnings == parse_digest(text).warnings
+    added = set(parse_digest(changed).warnings) - set(parse_digest(text).warnings)
+    assert [w.message.startswith("blank lines split this abstract") for w in added] == [True] * len(
+        after_notes
+    )
+
+
+ENGLISH_FOLLOW_UPS = (
+    "Future work: replace the per-task experts with one shared policy and test it on real robots."
+)
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_english_before_an_abstract_is_not_taken_for_a_piece_of_it(seed: int) -> None:
+    """A deep read's last section written in English, or a preamble line after the date,
+    right before an abstract-only entry: they stay what they were (the deep read's, or left
+    out with a warning); joined to the abstract, they would change its text and its key."""
+    text = DEEP_READ_SEEDS[seed]
+    paragraphs = text.split("\n\n")
+    note = NOTE_PARAGRAPH.strip()
+    # The English abstract of an entry right after a deep read (its paragraph before is
+    # Chinese), and the first paragraph after the date.
+    after_deep_read = [
+        i for i in range(2, len(paragraphs)) if paragraphs[i] == note and paragraphs[i - 2] != note
+    ]
+    for index in reversed(after_deep_read):
+        paragraphs.insert(index - 1, ENGLISH_FOLLOW_UPS)
+    paragraphs.insert(1, "Daily digest generated automatically by the pipeline for the group.")
+    changed = "\n\n".join(paragraphs)
+
+    for key, paper in papers(changed).items():
+        original = papers(text)[key]  # the same papers: no key changed
+        assert paper.abstract_en == original.abstract_en

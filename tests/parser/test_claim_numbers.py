@@ -467,3 +467,17 @@ def test_a_mistyped_number_between_its_neighbours_is_read_as_the_one_they_leave(
         f"{match.group(1)} (claims are numbered 1, 2, 3, … within each paper); read as claim "
         f"{match.group(1)}"
     ]
+
+
+@pytest.mark.parametrize("order", [[1, 4, 3, 2, 5], [3, 2, 1, 4], [1, 2, 5, 4, 3]])
+def test_claims_listed_out_of_order_keep_the_numbers_written_on_them(order: list[int]) -> None:
+    """Each claim numbered right, two of them listed in each other's place: every claim
+    keeps its own number (and so its address), not the one its place would give it."""
+    claims = "".join(f"{n}. 声明{n}。\n\n   Quote {n}.\n\n" for n in order)
+    digest = parse_digest(HEAD + claims + REVIEW)
+
+    (paper,) = digest.papers
+    assert sorted((c.number, c.text_zh, c.quote_en) for c in paper.claims) == [
+        (n, f"声明{n}。", f"Quote {n}.") for n in sorted(order)
+    ]
+    assert not any("out of place" in w.message for w in digest.warnings)

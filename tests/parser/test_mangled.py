@@ -309,7 +309,7 @@ DEEP_READ_SEEDS = [seed for seed in seed_files() if not seed.name.startswith("00
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
 @pytest.mark.parametrize(
     "label",
-    ["Evidence: ", "**Evidence:** ", "原文：", "【证据】", "EN: ", "原文引用：", "Source: "],
+    ["Evidence: ", "**Evidence:** ", "原文：", "【证据】", "EN: ", "原文引用：", "出处："],
 )
 def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, label: str) -> None:
     text = seed.read_text(encoding="utf-8")
@@ -321,6 +321,21 @@ def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, lab
     assert len(warned) == quotes > 0
     assert all(w.message.endswith(f"('{label.strip()}'); read without it") for w in warned)
     assert [w for w in digest.warnings if w not in warned] == list(original.warnings)
+
+
+@pytest.mark.parametrize(
+    "row", ["English: 44.0 / 75.3 | Chinese: 41.2 / 73.9", "EN: 24.8 | ZH: 22.1 | JA: 19.0"]
+)
+def test_a_quote_that_is_a_table_row_keeps_its_first_column(row: str) -> None:
+    """`English: 44.0 | Chinese: 41.2`: a row of labelled columns, quoted verbatim; its
+    first column's name is data, not a label a template put before the quote."""
+    seed = DEEP_READ_SEEDS[0].read_text(encoding="utf-8")
+    first_quote = re.search(r"(?<=\n\n)   ([A-Za-z].*)", seed)
+    assert first_quote is not None
+    digest = parse_digest(seed.replace(first_quote[1], row, 1))
+
+    assert row in [claim.quote_en for paper in digest.papers for claim in paper.claims]
+    assert not any("starts with a label" in w.message for w in digest.warnings)
 
 
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)

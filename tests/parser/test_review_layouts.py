@@ -153,3 +153,19 @@ def test_a_review_below_the_limitations_or_follow_ups_is_still_its_papers(
         )
     warned = [w for w in digest.warnings if "the review comes after" in str(w)]
     assert len(warned) == moved
+
+
+def test_a_review_after_the_next_papers_opening_is_that_papers() -> None:
+    """A paper that lost its review and follow-ups, then a paper of which only the opening
+    paragraph came before its review (its claims lost): the review is the second paper's,
+    which keeps its name; it is not the first one's review moved below its limitations."""
+    text = (
+        "2026-01-01\n\n本文提出 FooNet。\n\n背景。\n\n机制。\n\n实验。\n\n"
+        "1. 声明一。\n\n   First.\n\n局限：只在一个数据集上验证。\n\n"
+        "BarNet 是一篇关于检索增强的论文。\n\n"
+        "Novelty：新。 Soundness：稳。 Significance：大。\n\n局限二。\n\n后续二。\n"
+    )
+    digest = parse_digest(text)
+
+    assert [(p.name, p.novelty) for p in digest.papers] == [("FooNet", None), ("BarNet", "新。")]
+    assert not any("the review comes after" in w.message for w in digest.warnings)
