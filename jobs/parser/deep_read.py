@@ -693,27 +693,34 @@ def _abstracts_whole(items: list[_Item], warnings: list[DigestWarning]) -> list[
     one of them shorter than a whole abstract. The first pieces were entries of their own,
     a paper too many. (After a deep read, English may be its last section; first in the file,
     a preamble: neither is joined.)"""
-    whole = list(items)
-    for note in reversed(range(len(whole))):
-        if whole[note].kind != _NOTE:
+    whole: list[_Item] = []
+    run: list[_Item] = []  # English paragraphs in a row
+    after_note = False  # the run follows a note
+    for item in items:
+        if _is_english_prose(item):
+            run.append(item)
             continue
-        start = note
-        while start > 0 and _is_english_prose(whole[start - 1]):
-            start -= 1
-        pieces = whole[start:note]
-        words = [len(piece.text.split()) for piece in pieces]
-        if (
-            len(pieces) > 1
-            and start > 0
-            and whole[start - 1].kind == _NOTE
-            and min(words) < _WHOLE_ABSTRACT_WORDS
-            and min(words[:-1]) >= _SENTENCE_MIN_WORDS
-            and all(ends_sentence(piece.paragraph.lines[-1]) for piece in pieces[:-1])
-        ):
-            lines = tuple(line for piece in pieces for line in piece.paragraph.lines)
-            whole[start:note] = [_Item(_PROSE, Paragraph(pieces[0].line, lines))]
-            warnings.append(DigestWarning(pieces[1].line, _ABSTRACT_GOES_ON.format(len(pieces))))
-    return whole
+        if item.kind == _NOTE and after_note and _pieces_of_one(run):
+            lines = tuple(line for piece in run for line in piece.paragraph.lines)
+            whole.append(_Item(_PROSE, Paragraph(run[0].line, lines)))
+            warnings.append(DigestWarning(run[1].line, _ABSTRACT_GOES_ON.format(len(run))))
+        else:
+            whole += run
+        whole.append(item)
+        run, after_note = [], item.kind == _NOTE
+    return whole + run
+
+
+def _pieces_of_one(run: list[_Item]) -> bool:
+    """Whether English paragraphs before an abstract's note are pieces of that abstract:
+    sentences (not a heading), one of them shorter than a whole abstract."""
+    words = [len(piece.text.split()) for piece in run]
+    return (
+        len(run) > 1
+        and min(words) < _WHOLE_ABSTRACT_WORDS
+        and min(words[:-1]) >= _SENTENCE_MIN_WORDS
+        and all(ends_sentence(piece.paragraph.lines[-1]) for piece in run[:-1])
+    )
 
 
 def _is_english_prose(item: _Item) -> bool:
