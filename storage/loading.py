@@ -1034,16 +1034,17 @@ def _pair(
     tests: Sequence[Callable[[frozenset[str], frozenset[str]], bool]],
 ) -> list[tuple[PaperInput, int]]:
     """Each new paper with the index of the first earlier paper of its kind (`kinds`: and
-    its name) that shares enough of its sentences, their names aside (`tests`, one an
-    earlier paper); each earlier paper goes to one new paper at most."""
+    its name) that shares enough of its sentences (`tests`, one an earlier paper) or is
+    that paper renamed throughout; each earlier paper goes to one new paper at most."""
     stored = [matching.sentences(_identity_texts(*v)) for v in values]
     free = set(range(len(stored)))
     pairs: list[tuple[PaperInput, int]] = []
 
     def alike(paper: PaperInput, i: int) -> bool:
         names = (paper.fields.get("name"), kinds[i][1])
-        apart = matching.without_names(stored[i], names)
-        return tests[i](apart, matching.without_names(paper.sentences, names))
+        return tests[i](stored[i], paper.sentences) or matching.renamed(
+            stored[i], paper.sentences, names
+        )
 
     for paper in papers:
         index = next(

@@ -34,13 +34,20 @@ def sentences(texts: Iterable[str | None]) -> frozenset[str]:
     return frozenset(found)
 
 
-def without_names(marks: frozenset[str], names: Iterable[str | None]) -> frozenset[str]:
-    """The fingerprints with the papers' names taken out, to compare two papers by their
-    sentences: a paper renamed throughout (its method's name in most of its sentences) is
-    still the paper it was. Both sides lose both names."""
+def renamed(old: frozenset[str], new: frozenset[str], names: Iterable[str | None]) -> bool:
+    """A paper renamed throughout (its method's name in most of its sentences, `WanPE` now
+    `CinePE`): with both names taken out, four in five of each side's sentences are the
+    same, and at least three are the same with them (those the name is not in). Stock
+    sentences a name makes different ("X outperforms existing methods") are then no
+    evidence on their own: two different papers do not share the rest."""
+    if len(old & new) < _HELD_AT_LEAST:
+        return False
+    old, new = _without_names(old, names), _without_names(new, names)
+    return 5 * len(old & new) >= 4 * max(len(old), len(new))
+
+
+def _without_names(marks: frozenset[str], names: Iterable[str | None]) -> frozenset[str]:
     owns = [own for name in names if name and len(own := _mark(name)) >= _SHORTEST_NAME]
-    if not owns:
-        return marks
     found: set[str] = set()
     for mark in marks:
         for own in owns:
