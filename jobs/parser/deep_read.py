@@ -725,11 +725,12 @@ def _pieces_of_one(run: list[_Item]) -> bool:
 
 def _is_english_prose(item: _Item) -> bool:
     """A plain paragraph of English, not indented as a quote: an abstract, or a piece of one."""
-    return (
-        item.kind == _PROSE
-        and indent_of(item.paragraph.lines[0]) < QUOTE_INDENT
-        and not any(map(has_cjk, item.paragraph.lines))
-    )
+    return _is_english(item) and indent_of(item.paragraph.lines[0]) < QUOTE_INDENT
+
+
+def _is_english(item: _Item) -> bool:
+    """A plain paragraph without Chinese (most are Chinese: found at once)."""
+    return item.kind == _PROSE and not any(map(has_cjk, item.paragraph.lines))
 
 
 def _noted(items: list[_Item], index: int) -> bool:
@@ -744,12 +745,7 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
     that are not (an abstract with its note aside) is an abstract-only entry."""
 
     def english(at: int) -> bool:
-        item = items[at] if 0 <= at < len(items) else None
-        return (
-            item is not None
-            and item.kind == _PROSE
-            and not any(map(has_cjk, item.paragraph.lines))  # most are Chinese: found at once
-        )
+        return 0 <= at < len(items) and _is_english(items[at])
 
     item = items[index]
     return (
