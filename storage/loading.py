@@ -454,6 +454,10 @@ async def _named_apart(
                 named.append(paper)
                 continue
             new = row.name
+            notes.append(
+                f"line {paper.line}: its text now calls this paper {name}, the name of another "
+                f"paper; it keeps the name {new}, its claims {new}#1, …"
+            )
         else:
             new = await _free_name(session, name, holders, numbered)
             notes.append(

@@ -708,6 +708,29 @@ async def test_a_paper_renamed_throughout_is_the_same_paper_renamed(
     assert await review_claims(sessions) == 133
 
 
+async def test_a_paper_renamed_onto_another_papers_name_keeps_its_own_with_a_warning(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """WanPE renamed throughout to GAPO, another stored paper's name: still its own row,
+    under the name its claims are cited by, and the warning says why the new one was not
+    taken (it would give two papers one address, `GAPO#3`)."""
+    await ingest(sessions, [seeds])
+    wanpe, gapo = await paper_named(sessions, "WanPE"), await paper_named(sessions, "GAPO")
+    text = (seeds / AV_GRPO).read_text(encoding="utf-8")
+    write(seeds / AV_GRPO, text.replace("WanPE", "GAPO"))
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.suspect == [] and report.papers == {"new": 0, "updated": 1}
+    assert (await paper_named(sessions, "WanPE")).id == wanpe.id
+    assert (await paper_named(sessions, "GAPO")).id == gapo.id
+    line = text[: text.index("WanPE")].count("\n") + 1
+    assert [w["warning"] for w in report.warnings] == [
+        f"line {line}: its text now calls this paper GAPO, the name of another paper; it "
+        "keeps the name WanPE, its claims WanPE#1, …"
+    ]
+
+
 async def test_a_copy_under_another_name_with_its_name_cue_and_a_quote_edited_is_one_paper(
     sessions: Sessions, seeds: Path
 ) -> None:
