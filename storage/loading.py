@@ -1148,13 +1148,15 @@ def _cut_copy(paper: PaperInput, row: Paper) -> bool:
     """Whether `paper` is an abstract-only entry whose abstract is the row's cut shorter:
     pipelines cut an entry's abstract at different lengths (mid-word, at a sentence's end,
     with `…`), and an abstract is the paper's own text, which no review edits away. It
-    would replace the whole abstract by less of it, and its name or title read from less."""
+    would replace the whole abstract by less of it, and its name or title read from less.
+    So would a copy that lost its first sentences (a blank line after them in a file's
+    first entry: the parser leaves them out, with a warning, as it would a preamble)."""
     abstract, stored = paper.fields.get("abstract_en"), row.abstract_en
     kinds = (paper.fields.get("kind"), row.kind)
     if kinds != (KIND_ABSTRACT_ONLY, KIND_ABSTRACT_ONLY) or not abstract or not stored:
         return False  # a listing or deep read of it takes what the entry adds (`_says_less`)
-    shorter = len(paper_keys.fingerprint(abstract)) < len(paper_keys.fingerprint(stored))
-    return shorter and paper_keys.cut_from(abstract, stored)
+    copy, whole = paper_keys.fingerprint(abstract), paper_keys.fingerprint(stored)
+    return len(copy) < len(whole) and (whole.startswith(copy) or whole.endswith(copy))
 
 
 def _says_less(paper: PaperInput, row: Paper) -> bool:

@@ -754,6 +754,27 @@ async def test_a_copy_under_another_name_with_its_name_cue_and_a_quote_edited_is
 PSI_SPEC = "Ψ-Spec"
 
 
+async def test_a_files_first_abstract_split_after_its_first_sentence_loses_nothing_stored(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A blank line after the first sentence of a file's first abstract: that sentence is
+    left out with a warning (it cannot be told from a preamble line), and the rest is the
+    stored paper cut at its start. The stored abstract stays whole."""
+    await ingest(sessions, [seeds])
+    whole = (await paper_named(sessions, PSI_SPEC)).abstract_en
+    assert whole is not None and (seeds / DEEP_READS).read_text(encoding="utf-8").count(whole) == 1
+    first, rest = whole.split(". ", 1)
+    edit(seeds / DEEP_READS, whole, f"{first}.\n\n{rest}")
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.papers == {"new": 0, "updated": 0} and report.suspect == []
+    assert [w["warning"].split(": ", 1)[1][:32] for w in report.warnings] == [
+        "paragraph belongs to no paper: a"
+    ]
+    assert (await paper_named(sessions, PSI_SPEC)).abstract_en == whole
+
+
 @pytest.mark.parametrize(
     "cut",
     [
@@ -838,11 +859,11 @@ async def test_abstract_only_entries_of_listed_papers_still_name_them(
     assert set(named) <= stored
 
 
-async def test_a_name_corrected_to_one_another_paper_holds_keeps_the_stored_one_quietly(
+async def test_a_name_corrected_to_one_another_paper_holds_keeps_the_stored_one(
     sessions: Sessions, tmp_path: Path
 ) -> None:
     """The seeds' GAPO was first stored as `GSPO` (its baseline, misread); corrected, its
-    name GAPO is another paper's by then: it keeps `GSPO`, and no warning says otherwise."""
+    name GAPO is another paper's by then: it keeps `GSPO`, and the warning says so."""
     other = deep_read_of(AV_GRPO, "本文提出 X-Planner", ("X-Planner", "GAPO"), "2026-09-28")
     write(tmp_path / "2026-09-28.txt", other)
     seed = (SEEDS / DEEP_READS).read_text(encoding="utf-8")
@@ -853,7 +874,10 @@ async def test_a_name_corrected_to_one_another_paper_holds_keeps_the_stored_one_
 
     report = await ingest(sessions, [tmp_path])
 
-    assert report.warnings == []
+    assert [w["warning"].split(": ", 1)[1] for w in report.warnings] == [
+        "its text now calls this paper GAPO, the name of another paper; it keeps the name "
+        "GSPO, its claims GSPO#1, …"
+    ]
     assert (await paper_named(sessions, "GSPO")).id == misnamed.id
     assert str((await paper_named(sessions, "GAPO")).digest_date) == "2026-09-28"  # the other
 
