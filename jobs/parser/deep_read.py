@@ -153,6 +153,7 @@ _POSITIONS_PAPER = re.compile(
 # How a limitation or follow-up paragraph (or a piece of one) opens.
 _CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
 _FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
+_LIMITATIONS = re.compile(r".{0,12}(?:局限|保留意见|不足|缺陷|审稿角度)")
 
 # Markdown structure a pipeline may leave in (`## 评审`, `---`, a code fence around the
 # file) at a line's start: this format has no headings, and each would count as a
@@ -224,6 +225,11 @@ _STRAY_QUOTE = (
     "(expected 'N. <claim>' before it); kept as the paper's text"
 )
 _LONE_NOTE = "note paragraph has no abstract paragraph before it"
+_REVIEW_BEFORE_CLAIMS = (
+    "the claims come after the review: expected before it; read as the claims of the paper "
+    "the review ends"
+)
+_WRITTEN_TWICE = "this paragraph repeats the one at line {}; read once"
 _ABSTRACT_GOES_ON = "blank lines split this abstract in {}: read as one paragraph"
 _NO_NOTE = f"abstract has no note after it: expected '{NOTE}'; read as an abstract-only entry"
 _ABSTRACT_MIN_WORDS = 30  # shorter English on its own is a footer or a heading, not an abstract
@@ -329,7 +335,7 @@ def parse_deep_reads(
     paras: Sequence[Paragraph],
 ) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
     warnings: list[DigestWarning] = []
-    items = _classify(paras, warnings)
+    items = _classify(_once(paras, warnings), warnings)
     _renumber_through(items, warnings)
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
@@ -371,6 +377,24 @@ def parse_deep_reads(
             warnings.append(DigestWarning(item.line, _REVIEW_AFTER_TAIL.format(len(pending))))
             index += 1
             continue
+        end = index
+        while end < len(items) and items[end].kind == _CLAIM_ITEM:
+            end += 1
+        if (
+            end > index
+            and open_read is not None
+            and open_read.review is not None
+            and not open_read.claims
+            and not pending
+            and (end == len(items) or items[end].kind != _REVIEW_ITEM)
+        ):
+            # Claims right after a review, with no review of their own: the paper's, its
+            # review moved above them. Taken for a paper whose text was lost, they made a
+            # paper of their own, and the one they belong to had none.
+            open_read.claims = _paper_claims(items[index:end], warnings)
+            warnings.append(DigestWarning(item.line, _REVIEW_BEFORE_CLAIMS))
+            index = end
+            continue
         prose = _finish(open_read, pending, papers, warnings, before_body=True)
         if not prose:
             what, outcome = (
@@ -387,9 +411,6 @@ def parse_deep_reads(
                     ),
                 )
             )
-        end = index
-        while end < len(items) and items[end].kind == _CLAIM_ITEM:
-            end += 1
         claims = _paper_claims(items[index:end], warnings)
         index = end
         review = None
@@ -563,6 +584,19 @@ def _repeated(
     if before is not None and before.number + 1 == claim.number:
         return True
     return after is not None and after.number == claim.number + 1 and after.number in holders
+
+
+def _once(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[Paragraph]:
+    """The paragraphs without one written again right after itself (a copy pasted twice, a
+    pipeline's retry), with a warning: a review twice was the end of a paper and then a
+    paper without text, which took the real one's limitations and follow-ups with it."""
+    kept: list[Paragraph] = []
+    for paragraph in paras:
+        if kept and paragraph.lines == kept[-1].lines:  # no text joined: one compare, in C
+            warnings.append(DigestWarning(paragraph.line, _WRITTEN_TWICE.format(kept[-1].line)))
+        else:
+            kept.append(paragraph)
+    return kept
 
 
 def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[_Item]:
@@ -1278,6 +1312,8 @@ def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
     """Limitations and follow-ups; a split one of them comes back as one text, and so does
     one written as a numbered list (`_lists_joined`)."""
     texts = _lists_joined(tail, TAIL_PARAGRAPHS)
+    if len(texts) == 1 and _FOLLOW_UPS.match(texts[0]) and not _LIMITATIONS.match(texts[0]):
+        return None, texts[0]  # the limitations lost: the one left says what to follow up
     if len(texts) <= TAIL_PARAGRAPHS:
         texts += [""] * TAIL_PARAGRAPHS
         return texts[0] or None, texts[1] or None

@@ -3,8 +3,9 @@ What either format's file may suffer whole (mojibake, a paper written twice) is 
 with here."""
 
 import contextlib
+import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date
 from operator import attrgetter
@@ -14,7 +15,7 @@ from storage.matching import ends_sentence
 from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DamagedText, DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
-from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, ParsedDigest, ParsedPaper
+from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, KIND_DEEP_READ, ParsedDigest, ParsedPaper
 from .text import (
     DRESSING,
     LOST,
@@ -73,9 +74,14 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _NAMES_HUGGINGFACE = re.compile(r"hugging\s*face|daily\s+papers|\bhf\b", re.IGNORECASE)
 _BEFORE_FIRST_LINE = "text before the digest's first line (a title, a heading, a rule): left out"
 _OTHER_FIRST_LINE = "the first line should be {}, found '{}'; read as {}"
+_JOINED_START = "another digest begins here"
 _JOINED = (
-    "another digest begins here ({}): this file holds more than one digest, and its papers "
-    "are all dated {}"
+    _JOINED_START + " ({}): this file holds more than one digest, and its papers are all dated {}"
+)
+_MID_SENTENCE = re.compile(r"(?:[^\W\d_]|[,，:：、])$")  # a letter (any script) or a comma
+_CUT_SHORT = (
+    "the file ends mid-sentence (…{}): it looks cut short; what it holds is stored, the "
+    "rest when the whole file is delivered"
 )
 _NO_ENTRY = "no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
 _REPEATED = "this paper appears again here (first at line {}): read once, as first written"
@@ -193,19 +199,24 @@ def _parse(text: str, parts: int = _MOST_PARTS) -> ParsedDigest:
     first = opening_line(lines)
     if first is None:
         raise DigestParseError("digest is empty")
-    other = _other_format(lines, first) if parts > 1 else None
-    rest = _other_digest(lines, other, parts - 1) if other is not None else None
-    if other is None or rest is None:
+    for other, column in _other_formats(lines, first) if parts > 1 else ():
+        # Its opening line may have run onto the end of the line before (`cat` of a file
+        # that ends without a newline): the two parts then share that line.
+        after = [lines[other][column:], *lines[other + 1 :]]
+        if (rest := _other_digest(after, parts - 1)) is not None:
+            break
+    else:
         return _read(lines, first)
+    before = [*lines[:other], lines[other][:column].rstrip()] if column else lines[:other]
     # A digest of the other format run into this one (concatenated exports): each part is
     # read as what it is, and the papers are dated by the first, as digests of one format.
-    digest = _read(lines[:other], first)
+    digest = _read(before, first)
     shift = len(digest.papers)
     papers = (
         replace(paper, position=paper.position + shift, line=paper.line + other)
         for paper in rest.papers
     )
-    joined = DigestWarning(other + 1, _JOINED.format(lines[other].strip(), digest.digest_date))
+    joined = DigestWarning(other + 1, _JOINED.format(after[0].strip(), digest.digest_date))
     moved = (replace(warning, line=warning.line + other) for warning in rest.warnings)
     return replace(
         digest,
@@ -214,32 +225,66 @@ def _parse(text: str, parts: int = _MOST_PARTS) -> ParsedDigest:
     )
 
 
-def _other_format(lines: Sequence[str], first: int) -> int | None:
-    """Where a digest of the other format begins after the first line (`first`), if one
-    does: a HuggingFace header (with its date) after a date line, a date line as written
-    YYYY-MM-DD after a HuggingFace header."""
+def _other_formats(lines: Sequence[str], first: int) -> Iterator[tuple[int, int]]:
+    """Where a digest of the other format may begin after the first line (`first`), as
+    (line, column): a HuggingFace header (with its date) after a date line, a date line as
+    written YYYY-MM-DD after a HuggingFace header. The first run onto the end of the last
+    line of the file before it (`cat` of a file that ends without a newline), if one comes
+    before the first on a line of its own; then that one. Two at most: each is read."""
     head = lines[first].strip()
     if _is_date(head):
         opens: Callable[[str], object] = _dated_header
-        starts = _HEADER_STARTS
+        starts, glued = _HEADER_STARTS, _glued_header
     elif HEADER.fullmatch(head):
-        opens, starts = _DATE.fullmatch, _DIGITS
+        opens, starts, glued = _DATE.fullmatch, _DIGITS, _glued_date_column
     else:
-        return None
+        return
     later = lines_starting(lines, first + 1, starts)
-    return next((index for index in later if opens(lines[index].strip())), None)
+    own = next((index for index in later if opens(lines[index].strip())), len(lines))
+    # Either opening ends in its date: only lines ending in a digit are looked at further.
+    ends_in_digit = map(str.endswith, lines[first + 1 : own], itertools.repeat(_DIGITS))
+    runs_on = (i for i in itertools.compress(itertools.count(first + 1), ends_in_digit))
+    if (index := next((i for i in runs_on if glued(lines[i])), None)) is not None:
+        yield index, glued(lines[index]) or 0
+    if own < len(lines):
+        yield own, 0
 
 
-def _other_digest(lines: Sequence[str], at: int, parts: int) -> ParsedDigest | None:
-    """The digest of the other format that begins at `at`, if it is one: papers read in
-    that format, from text that does not go on as a HuggingFace list (a date on its own
-    line inside an entry's analysis, a list's header quoted in a deep read: no boundary).
+def _glued_header(line: str) -> int | None:
+    """The column where a HuggingFace header with its date runs onto the end of a sentence."""
+    column = line.lower().rfind("huggingface")
+    if column <= 0 or not _dated_header(line[column:]) or not ends_sentence(line[:column].rstrip()):
+        return None
+    return column
+
+
+def _glued_date_column(line: str) -> int | None:
+    """The column where a date line runs onto the end of a list's last line: after a
+    sentence, or after the punctuation a list's last line may end in (`：`), not after a
+    space, a word or a date's own separators (a date inside the line's text)."""
+    column = len(line) - _DATE_LENGTH
+    if column <= 0 or _DATE.fullmatch(line, column) is None:
+        return None
+    mark = line[column - 1]
+    if (mark.isalnum() or mark.isspace() or mark in "-/.:_") and not ends_sentence(line[:column]):
+        return None
+    return column if _date_or_none(line[column:]) else None
+
+
+def _other_digest(lines: Sequence[str], parts: int) -> ParsedDigest | None:
+    """The digest of the other format that `lines` open, if it is one: papers read in that
+    format, from text that does not go on as a HuggingFace list (a date on its own line
+    inside an entry's analysis, a list's header quoted in a deep read: no boundary).
     `parts`: how many digests the rest may still be cut into."""
     try:
-        rest = _parse("\n".join(lines[at:]), parts)
+        rest = _parse("\n".join(lines), parts)
     except DigestParseError:
         return None
-    if not rest.papers or (rest.format == FORMAT_DEEP_READ and parse_entries(lines, at)[0]):
+    # Its own part: up to a digest that begins after it in turn.
+    end = min(
+        (w.line - 1 for w in rest.warnings if w.message.startswith(_JOINED_START)), default=None
+    )
+    if not rest.papers or (rest.format == FORMAT_DEEP_READ and parse_entries(lines[:end], 0)[0]):
         return None
     return rest
 
@@ -310,7 +355,19 @@ def _deep_reads(
     runs = zip(cuts, [*cuts[1:], len(lines)], strict=True)
     papers, warnings = parse_deep_reads([p for run in runs for p in paragraphs(body, *run)])
     joined = _joined(later, digest_date)
-    return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, (*head, *warnings, *joined))
+    # (An abstract-only entry's abstract is cut mid-word by the format itself: no sign.)
+    cut = _cut_short(body) if papers and papers[-1].kind == KIND_DEEP_READ else ()
+    return ParsedDigest(FORMAT_DEEP_READ, digest_date, papers, (*head, *warnings, *joined, *cut))
+
+
+def _cut_short(body: Sequence[str]) -> tuple[DigestWarning, ...]:
+    """A warning when the text ends in the middle of a sentence (a word, a number, a comma):
+    a deep read ends with its follow-ups, an abstract with its note, each a sentence; a file
+    that does not was most likely cut while being written or copied."""
+    last = next((i for i in range(len(body) - 1, -1, -1) if body[i].strip()), None)
+    if last is None or not _MID_SENTENCE.search(body[last]):
+        return ()
+    return (DigestWarning(last + 1, _CUT_SHORT.format(body[last].strip()[-24:])),)
 
 
 def _huggingface(

@@ -21,6 +21,9 @@ _BOMS = {b"\xef\xbb\xbf": "utf-8", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-1
 # direction marks) and concatenated exports (a BOM per file): a line that holds only them
 # is blank, and a date line that ends in one is still a date.
 _DEBRIS = "\ufeff\u200b\u2060\u200e\u200f\u00ad"  # the last: a soft hyphen, web text's
+# A terminal's escape sequence (ECMA-48): a control sequence (`ESC [`, parameters, a final
+# byte: colours), or ESC, intermediates and a final byte (`ESC ( B`), or a lone ESC.
+_ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]|[ -/]{0,8}[0-~]?)")
 LOST = "\ufffd"  # a character lost in encoding
 # How a markdown export dresses a line the format writes plain: a heading, bold.
 DRESSING = r"(?:#{1,6}\s*)?(?:\*\*)?"
@@ -72,6 +75,8 @@ def without_debris(text: str) -> str:
     for char in _DEBRIS:  # a scan each (str.translate takes ten times as long)
         if char in text:
             text = text.replace(char, "")
+    if "\x1b" in text:  # colours a terminal's output kept (`\x1b[1mAV-GRPO\x1b[0m`)
+        text = _ESCAPE_SEQUENCE.sub("", text)
     return text
 
 

@@ -10,10 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from jobs.parser import KIND_DEEP_READ, ParsedDigest, ParsedPaper, parse_digest
+from jobs.parser import KIND_DEEP_READ, ParsedDigest, ParsedPaper, deep_read, parse_digest
 from tests.parser.summary import seed_files
 
 DEEP_READ_SEEDS = [
@@ -212,13 +212,16 @@ def test_a_third_follow_up_at_the_end_is_the_last_paper_s_without_a_warning(para
     assert digest.warnings == parse_digest(seed).warnings
 
 
+@pytest.mark.parametrize("between", ["\n\n", ""], ids=["apart", "first without a newline"])
 @pytest.mark.parametrize("huggingface_first", [True, False], ids=["list first", "deep reads first"])
 def test_digests_of_both_formats_run_together_hold_both_files_papers(
-    huggingface_first: bool,
+    huggingface_first: bool, between: str
 ) -> None:
     """A HuggingFace list and a deep-read digest in one file: each part is read in its own
     format (neither the deep reads taken for the list's footer, nor the list's entries for
-    deep reads), the papers dated by the first, with a warning where the second begins."""
+    deep reads), the papers dated by the first, with a warning where the second begins.
+    Joined by `cat` after a file that ends without a newline, the second's first line runs
+    onto the first's last: the deep reads were lost, or the list read as deep reads."""
     listing = next(
         seed.read_text(encoding="utf-8")
         for seed in seed_files()
@@ -227,9 +230,9 @@ def test_digests_of_both_formats_run_together_hold_both_files_papers(
     first, second = (
         (listing, DEEP_READ_SEEDS[0]) if huggingface_first else (DEEP_READ_SEEDS[0], listing)
     )
-    text = first.rstrip("\n") + "\n\n" + second
+    text = first.rstrip("\n") + between + second
     joined = parse_digest(text)
-    line = first.rstrip("\n").count("\n") + 3
+    line = first.rstrip("\n").count("\n") + 1 + between.count("\n")
 
     assert [p.key for p in joined.papers] == [*papers(first), *papers(second)]
     assert [p.kind for p in joined.papers] == [
@@ -238,7 +241,20 @@ def test_digests_of_both_formats_run_together_hold_both_files_papers(
     lines = text.split("\n")
     assert all(lines[p.line - 1].strip() for p in joined.papers)  # each paper's own line
     [warning] = [w for w in joined.warnings if "another digest begins here" in w.message]
-    assert warning.line == line and lines[line - 1] == second.split("\n", 1)[0]
+    assert warning.line == line and lines[line - 1].endswith(second.split("\n", 1)[0])
+
+
+def test_a_list_deep_reads_and_another_list_in_one_file_hold_all_three_files_papers() -> None:
+    """Three digests in turn, the second a deep-read digest: its papers were lost, read as
+    the first list's footer, because the list's entries went on after it."""
+    listing = next(t for t in (s.read_text(encoding="utf-8") for s in seed_files()) if t[0] == "H")
+    later = listing.replace(listing.split("\n", 1)[0], "HuggingFace Papers 2026-12-01")
+    text = "\n".join([listing, DEEP_READ_SEEDS[0], later])
+
+    assert {p.key for p in parse_digest(text).papers} == {
+        *papers(listing),
+        *papers(DEEP_READ_SEEDS[0]),
+    }
 
 
 def test_a_date_in_a_list_or_a_list_header_in_a_deep_read_is_no_other_digest() -> None:
@@ -623,3 +639,92 @@ def test_english_before_an_abstract_is_not_taken_for_a_piece_of_it(seed: int) ->
     for key, paper in papers(changed).items():
         original = papers(text)[key]  # the same papers: no key changed
         assert paper.abstract_en == original.abstract_en
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_a_paragraph_written_twice_in_a_row_is_read_once(data: st.DataObject) -> None:
+    """Any paragraph of a deep-read digest pasted again right after itself (a review, a
+    claim's quote, a section): the same papers, and a warning at the copy. A review twice
+    was a paper without text, which took its paper's limitations and follow-ups with it."""
+    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
+    paragraphs = text.split("\n\n")
+    at = data.draw(st.integers(1, len(paragraphs) - 1))  # not the date line
+    changed = "\n\n".join([*paragraphs[: at + 1], paragraphs[at], *paragraphs[at + 1 :]])
+
+    assert_same_papers(papers(changed), papers(text))
+    added = set(parse_digest(changed).warnings) - set(parse_digest(text).warnings)
+    assert [w.message.startswith("this paragraph repeats the one at line") for w in added] == [True]
+
+
+def test_a_whole_deep_read_digest_is_not_taken_for_a_cut_one() -> None:
+    for text in DEEP_READ_SEEDS:
+        assert not [w for w in parse_digest(text).warnings if "ends mid-sentence" in w.message]
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_a_deep_read_digest_cut_inside_a_word_says_so(data: st.DataObject) -> None:
+    """A file cut while written or copied, inside a word of a deep read's claim, quote or
+    section: what it holds loads, with a warning at its last line that it looks cut short,
+    where it loaded in silence. (An abstract-only entry's abstract is cut mid-word by the
+    format itself: a cut there is no sign.)"""
+    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
+    inside_words = [i for i in range(len(text) // 4, len(text)) if text[i - 1 : i + 1].isalpha()]
+    cut = text[: data.draw(st.sampled_from(inside_words))]
+
+    digest = parse_digest(cut)
+
+    assume(digest.papers[-1].kind == KIND_DEEP_READ)
+    [warning] = [w for w in digest.warnings if "ends mid-sentence" in w.message]
+    assert warning.line == cut.count("\n") + 1
+
+
+@pytest.mark.parametrize("lost", ["limitations", "follow_ups"])
+def test_a_deep_read_that_lost_one_of_its_last_two_sections_keeps_the_other_in_its_place(
+    lost: str,
+) -> None:
+    """Every seed deep read whose follow-ups open as follow-ups do (`后续工作…`, `值得跟进`):
+    with its limitations paragraph gone, the one left is its follow-ups, where it was read
+    as its limitations (a re-delivery then overwrote the stored limitations with it); with
+    its follow-ups gone, its limitations stay what they are."""
+    checked = 0
+    for text in DEEP_READ_SEEDS:
+        paragraphs = text.split("\n\n")
+        for paper in papers(text).values():
+            gone = getattr(paper, lost)
+            if gone not in paragraphs or not deep_read._FOLLOW_UPS.match(paper.follow_ups or ""):
+                continue
+            changed = papers("\n\n".join(p for p in paragraphs if p != gone))[paper.key]
+            kept = "follow_ups" if lost == "limitations" else "limitations"
+            assert getattr(changed, lost) is None
+            assert getattr(changed, kept) == getattr(paper, kept)
+            checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_a_review_moved_above_its_claims_is_still_its_papers(seed: int) -> None:
+    """Every review of a digest written above its paper's claims instead of after them: the
+    same papers, and a warning at each paper's first claim. The claims were a paper of
+    their own, holding the limitations, and their paper had none."""
+    text = DEEP_READ_SEEDS[seed]
+    paragraphs = text.split("\n\n")
+    moved = 0
+    for at, paragraph in enumerate(list(paragraphs)):
+        if not paragraph.startswith("Novelty"):
+            continue
+        first = at - 1
+        while first > 0 and re.match(r"\s*\d+\. |\s{2,}\S", paragraphs[first - 1]):
+            first -= 1  # back over the claims and their quotes to claim 1
+        if first < at - 1 and paragraphs[first].startswith("1. "):
+            paragraphs.insert(first, paragraphs.pop(at))
+            moved += 1
+    changed = "\n\n".join(paragraphs)
+
+    assert moved >= 2
+    assert_same_papers(papers(changed), papers(text))
+    added = set(parse_digest(changed).warnings) - set(parse_digest(text).warnings)
+    assert [w.message.startswith("the claims come after the review") for w in added] == [
+        True
+    ] * moved

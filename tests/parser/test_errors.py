@@ -313,7 +313,7 @@ WARNING_CASES = [
     (
         "two reviews",
         DEEP_READ_HEAD + CLAIM + REVIEW + REVIEW,
-        [f"line 11: review paragraph {LEFT_OUT}"],
+        ["line 11: this paragraph repeats the one at line 9; read once"],
         [[1]],
     ),
     (
