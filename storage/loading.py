@@ -289,6 +289,7 @@ async def save_document(
     )
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
+    unique = await _keyed_apart(session, unique)
     held_before = await _held_by(session, document.id)
     existing = await _match_rows(session, document, unique)
     unique, named_apart = await _named_apart(session, unique, existing)
@@ -1236,6 +1237,43 @@ async def _insert_claims(
 ) -> None:
     """Insert claims as rows of _CLAIM_COLUMNS: paper id, claim, search text."""
     await dialect.insert_many(session, CLAIMS, _CLAIM_COLUMNS, rows)
+
+
+async def _keyed_apart(session: AsyncSession, papers: list[PaperInput]) -> list[PaperInput]:
+    """The papers, a deep read keyed by its other quotes when its key (its first quote's)
+    is a stored deep read of another name that holds none of those quotes: that quote was
+    pasted into the wrong paper, and the paper stored under it would be overwritten."""
+    deep_reads = {p.key: p for p in papers if p.fields.get("kind") == KIND_DEEP_READ}
+    rows = []
+    for start in range(0, len(keys := list(deep_reads)), _CHUNK):
+        rows += (
+            await session.execute(
+                select(Paper.key, Paper.id, Paper.name_key).where(
+                    Paper.key.in_(keys[start : start + _CHUNK]), Paper.kind == KIND_DEEP_READ
+                )
+            )
+        ).all()
+    named_otherwise = {
+        row.id: deep_reads[row.key]
+        for row in rows
+        if row.name_key
+        and deep_reads[row.key].fields.get("name")
+        and lookup_keys.name_key(deep_reads[row.key].fields["name"]) != row.name_key
+    }
+    if not named_otherwise:
+        return papers
+    held: dict[int, set[str]] = {}
+    for paper_id, quote in await session.execute(
+        select(Claim.paper_id, Claim.quote_en).where(Claim.paper_id.in_(named_otherwise))
+    ):
+        held.setdefault(paper_id, set()).add(quote)
+    apart = {}
+    for paper_id, paper in named_otherwise.items():
+        quotes = [claim.quote_en for claim in paper.claims]
+        if len(quotes) > 1 and not held.get(paper_id, set()) & set(quotes[1:]):
+            positioning = str(paper.fields.get("positioning") or "")
+            apart[paper.key] = replace(paper, key=paper_keys.deep_read_key(quotes[1:], positioning))
+    return [apart.get(paper.key, paper) for paper in papers]
 
 
 async def _papers_by_key(session: AsyncSession, keys: Sequence[str]) -> dict[str, Paper]:

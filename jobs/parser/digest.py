@@ -11,6 +11,7 @@ from datetime import date
 from operator import attrgetter
 
 from storage.matching import ends_sentence
+from storage.paper_keys import deep_read_key
 
 from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DamagedText, DigestParseError, DigestWarning
@@ -84,6 +85,10 @@ _CUT_SHORT = (
     "rest when the whole file is delivered"
 )
 _NO_ENTRY = "no paper found in this list: an entry is `N. <Title>` with `Abstract:` after it"
+_QUOTE_OF = (
+    "claim 1's quote is that of the paper at line {} (pasted into the wrong paper?): this "
+    "paper is told apart by its other quotes"
+)
 _REPEATED = "this paper appears again here (first at line {}): read once, as first written"
 _MOJIBAKE = (
     "the file's text is UTF-8 that was read as Windows-1252 (or Latin-1) and saved again: "
@@ -418,6 +423,9 @@ def _once(
     first: dict[str, ParsedPaper] = {}
     repeated: list[DigestWarning] = []
     for paper in papers:
+        if paper.key in first and (apart := _told_apart(paper, first[paper.key])) is not None:
+            repeated.append(DigestWarning(paper.line, _QUOTE_OF.format(first[paper.key].line)))
+            paper = apart
         if paper.key in first:
             repeated.append(DigestWarning(paper.line, _REPEATED.format(first[paper.key].line)))
         else:
@@ -427,6 +435,18 @@ def _once(
     # The positions stay 1, 2, 3, …
     kept = (replace(paper, position=n) for n, paper in enumerate(first.values(), start=1))
     return tuple(kept), repeated
+
+
+def _told_apart(paper: ParsedPaper, keyed: ParsedPaper) -> ParsedPaper | None:
+    """`paper` keyed apart from `keyed`, the paper of its key, when the two are different
+    deep reads whose first quote alone is the same (pasted into the wrong claim): other
+    names, and no other quote in common. They were one paper, and the second was lost."""
+    if not (paper.kind == keyed.kind == KIND_DEEP_READ and paper.name != keyed.name):
+        return None
+    quotes = [claim.quote_en for claim in paper.claims]
+    if len(quotes) < 2 or set(quotes[1:]) & {claim.quote_en for claim in keyed.claims}:
+        return None
+    return replace(paper, key=deep_read_key(quotes[1:], paper.positioning or ""))
 
 
 def _parse_date(value: str, line_number: int) -> date:

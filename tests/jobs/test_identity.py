@@ -905,3 +905,43 @@ async def test_deep_reads_whose_first_quote_is_a_placeholder_stay_apart(
     assert await review_claims(sessions) == 133
     assert await papers_addressed(sessions, "AV-GRPO#2") == ["AV-GRPO"]
     assert await papers_addressed(sessions, "Enoki#2") == ["Enoki"]
+
+
+def _first_quote(text: str, opening: str) -> str:
+    """The first claim's quote of the deep read that opens with `opening` (its line)."""
+    after = text[text.index(opening) :]
+    return next(line for line in after.split("\n") if line.startswith("   "))
+
+
+async def test_a_quote_pasted_into_another_paper_s_first_claim_leaves_both_papers_apart(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """X-Planner's first quote replaced by AV-GRPO's (a pipeline's paste into the wrong
+    claim): in the same file, X-Planner is still a paper (it was lost, as the same paper
+    written twice); re-sent alone the next day, it updates X-Planner, not AV-GRPO, whose
+    key that quote is (AV-GRPO's row took X-Planner's text and claims, in silence)."""
+    text = (seeds / AV_GRPO).read_text(encoding="utf-8")
+    pasted = text.replace(_first_quote(text, "本文提出 X-Planner"), _first_quote(text, "本文定位"))
+    parsed = parse_digest(pasted)
+    assert sorted(p.name or "" for p in parsed.papers) == sorted(
+        p.name or "" for p in parse_digest(text).papers
+    )
+    assert any("pasted into the wrong paper" in w.message for w in parsed.warnings)
+
+    await ingest(sessions, [seeds])
+    avgrpo, planner = (
+        await paper_named(sessions, "AV-GRPO"),
+        await paper_named(sessions, "X-Planner"),
+    )
+    alone = deep_read_of(AV_GRPO, "本文提出 X-Planner", ("", ""), "2026-09-29")
+    write(
+        seeds / "2026-09-29.txt",
+        alone.replace(_first_quote(alone, "本文提出"), _first_quote(text, "本文定位")),
+    )
+
+    report = await ingest(sessions, [seeds])
+
+    assert report.papers == {"new": 0, "updated": 1}
+    assert (await paper_named(sessions, "AV-GRPO")).positioning == avgrpo.positioning
+    assert (await paper_named(sessions, "X-Planner")).id == planner.id
+    assert await review_claims(sessions) == 133
