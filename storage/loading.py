@@ -1244,22 +1244,18 @@ async def _keyed_apart(session: AsyncSession, papers: list[PaperInput]) -> list[
     is a stored deep read of another name that holds none of those quotes: that quote was
     pasted into the wrong paper, and the paper stored under it would be overwritten."""
     deep_reads = {p.key: p for p in papers if p.fields.get("kind") == KIND_DEEP_READ}
-    rows = []
-    for start in range(0, len(keys := list(deep_reads)), _CHUNK):
-        rows += (
-            await session.execute(
-                select(Paper.key, Paper.id, Paper.name_key).where(
-                    Paper.key.in_(keys[start : start + _CHUNK]), Paper.kind == KIND_DEEP_READ
-                )
+    keys = list(deep_reads)
+    named_otherwise: dict[int, PaperInput] = {}  # stored row -> the paper of its key
+    for start in range(0, len(keys), _CHUNK):
+        rows = await session.execute(
+            select(Paper.key, Paper.id, Paper.name_key).where(
+                Paper.key.in_(keys[start : start + _CHUNK]), Paper.kind == KIND_DEEP_READ
             )
-        ).all()
-    named_otherwise = {
-        row.id: deep_reads[row.key]
-        for row in rows
-        if row.name_key
-        and deep_reads[row.key].fields.get("name")
-        and lookup_keys.name_key(deep_reads[row.key].fields["name"]) != row.name_key
-    }
+        )
+        for key, paper_id, name_key in rows:
+            name = deep_reads[key].fields.get("name")
+            if name_key and name and lookup_keys.name_key(name) != name_key:
+                named_otherwise[paper_id] = deep_reads[key]
     if not named_otherwise:
         return papers
     held: dict[int, set[str]] = {}
@@ -1267,7 +1263,7 @@ async def _keyed_apart(session: AsyncSession, papers: list[PaperInput]) -> list[
         select(Claim.paper_id, Claim.quote_en).where(Claim.paper_id.in_(named_otherwise))
     ):
         held.setdefault(paper_id, set()).add(quote)
-    apart = {}
+    apart: dict[str, PaperInput] = {}
     for paper_id, paper in named_otherwise.items():
         quotes = [claim.quote_en for claim in paper.claims]
         if len(quotes) > 1 and not held.get(paper_id, set()) & set(quotes[1:]):
