@@ -159,6 +159,13 @@ _LIMITATIONS = re.compile(r".{0,12}(?:局限|保留意见|不足|缺陷|审稿�
 # file) at a line's start: this format has no headings, and each would count as a
 # paragraph, moving the ones around it.
 _MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}|```[^`]*|~~~.*")
+# The format's section headings, which a pipeline strips (PRODUCT.md): one left on its own
+# line, plain (`背景与动机`, `3. 方法机制`, `**实验与证据**：`), is no paragraph of the paper.
+_SECTION_HEADING = re.compile(
+    r"\s*(?:[0-9]{1,2}[.、)]\s*)?(?:\*\*)?(?:一句话定位|定位|背景与动机|方法机制|实验与证据|核心主张"
+    r"|评审意见|审稿意见|局限与保留意见|值得跟进)(?:\*\*)?\s*[:：]?\s*"
+)
+_LONGEST_HEADING = 24
 # A markdown export may set each quote in a blockquote (`> The results…`, nested `> >`);
 # `>50 个基准` and `>= 3` are text.
 _MARKUP_STARTS = frozenset(" #-*_>`~")
@@ -296,6 +303,10 @@ def without_markup(lines: Sequence[str]) -> list[str]:
     result: list[str] = []
     quoting = False  # in a blockquote: the lines since a blank one all started with `>`
     for index, line in enumerate(lines):
+        if len(line) <= _LONGEST_HEADING and _SECTION_HEADING.fullmatch(line):
+            quoting = False
+            result.append("")  # a section's heading the pipeline did not strip, as `## …`
+            continue
         if line[:1] not in _MARKUP_STARTS:  # most lines: text
             quoting = False
             result.append(_ESCAPED_NUMBER.sub(r"\1\2", line, 1) if "\\" in line[:5] else line)

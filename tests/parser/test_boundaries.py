@@ -728,3 +728,32 @@ def test_a_review_moved_above_its_claims_is_still_its_papers(seed: int) -> None:
     assert [w.message.startswith("the claims come after the review") for w in added] == [
         True
     ] * moved
+
+
+SECTION_HEADINGS = [
+    "一句话定位",
+    "背景与动机",
+    "方法机制",
+    "实验与证据",
+    "核心主张",
+    "局限与保留意见",
+]
+
+
+@given(data=st.data())
+@settings(max_examples=30, deadline=None)
+def test_section_headings_left_on_lines_of_their_own_change_no_paper(data: st.DataObject) -> None:
+    """The format's section headings (PRODUCT.md), which a pipeline strips, left in on lines
+    of their own, plain, numbered or in bold, before any paragraphs: the same papers. Each
+    was a paragraph of its paper, and moved every section after it one place."""
+    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
+    paragraphs = text.split("\n\n")
+    dressed = data.draw(st.sampled_from(["{}", "{}：", "**{}**", "3. {}"]))
+    before = data.draw(st.sets(st.integers(2, len(paragraphs) - 1), min_size=1, max_size=12))
+    headings = st.sampled_from(SECTION_HEADINGS)
+    changed = "\n\n".join(
+        f"{dressed.format(data.draw(headings))}\n\n{p}" if at in before else p
+        for at, p in enumerate(paragraphs)
+    )
+
+    assert_same_papers(papers(changed), papers(text))
