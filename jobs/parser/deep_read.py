@@ -236,6 +236,11 @@ _REVIEW_BEFORE_CLAIMS = (
     "the claims come after the review: expected before it; read as the claims of the paper "
     "the review ends"
 )
+_ENGLISH_PAST_TAIL = (
+    "English after the paper's limitations and follow-ups, right before an abstract: read as "
+    "more of its follow-ups (if it is that abstract's first sentences, split off by a blank "
+    "line, the abstract lacks them)"
+)
 _WRITTEN_TWICE = "this paragraph repeats the one at line {}; read once"
 _ABSTRACT_GOES_ON = "blank lines split this abstract in {}: read as one paragraph"
 _NO_NOTE = f"abstract has no note after it: expected '{NOTE}'; read as an abstract-only entry"
@@ -357,6 +362,8 @@ def parse_deep_reads(
         if item.kind in (_PROSE, _ABSTRACT_ITEM):
             noted = _noted(items, index)
             if noted or item.kind == _ABSTRACT_ITEM:
+                if open_read is not None and (english := _english_past_tail(pending)):
+                    warnings.append(DigestWarning(english.line, _ENGLISH_PAST_TAIL))
                 _finish(open_read, pending, papers, warnings, before_body=False)
                 open_read, pending = None, []
                 papers.append(_abstract_only(item, len(papers) + 1))
@@ -1174,6 +1181,11 @@ def _statement_and_quote(claim: _Item) -> tuple[str, str] | None:
         return None
     quote: str = found["enclosed"] or found["quote"]
     return (found["claim"], quote) if len(quote.split()) >= _QUOTE_MIN_WORDS else None
+
+
+def _english_past_tail(tail: list[_Item]) -> _Item | None:
+    """The first English paragraph after a deep read's two last sections, if one is."""
+    return next(filter(_is_english, tail[TAIL_PARAGRAPHS:]), None)
 
 
 def _finish(

@@ -757,3 +757,25 @@ def test_section_headings_left_on_lines_of_their_own_change_no_paper(data: st.Da
     )
 
     assert_same_papers(papers(changed), papers(text))
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_an_abstract_split_right_after_a_deep_read_is_not_taken_in_silence(seed: int) -> None:
+    """An abstract-only entry right after a deep read, its abstract split after its first
+    sentence: the piece is read as more of the deep read's follow-ups (English may end a
+    deep read) or, as long as an abstract, as an entry of its own; either way with a
+    warning on its line, where the follow-ups took it in silence."""
+    note = NOTE_PARAGRAPH.strip()
+    paragraphs = DEEP_READ_SEEDS[seed].split("\n\n")
+    after_deep_reads = [
+        i for i in range(3, len(paragraphs)) if paragraphs[i] == note and paragraphs[i - 2] != note
+    ]
+    for at in reversed(after_deep_reads):
+        first, rest = _SENTENCE_BREAK.split(paragraphs[at - 1], maxsplit=1)
+        paragraphs[at - 1] = f"{first}\n\n{rest}"
+    changed = "\n\n".join(paragraphs)
+    pieces = [i + 1 for i, line in enumerate(changed.split("\n")) if line and line[0].isascii()]
+
+    added = set(parse_digest(changed).warnings) - set(parse_digest(DEEP_READ_SEEDS[seed]).warnings)
+    assert after_deep_reads and len(added) == len(after_deep_reads)
+    assert {w.line for w in added} <= set(pieces)
