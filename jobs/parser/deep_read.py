@@ -131,6 +131,8 @@ _REVIEW_LABEL = _label(r"\bNovelty|\bSoundness|\bSignificance|新颖性|可靠�
 _ANY_CASE_LABEL = re.compile(_REVIEW_LABEL.pattern, re.IGNORECASE)  # a review that opens so
 _OPENS_REVIEW = _label("Novelty|新颖性", re.IGNORECASE)  # its first label
 # How the format writes a label, in a list or in bold or not: anything else is a warning.
+# A review's later labels, in its one paragraph (the first, `Novelty：`, lost).
+_LATER_LABELS = re.compile(r"\bSoundness\s*[：:].{0,5000}?\bSignificance\s*[：:]", re.DOTALL)
 _PLAIN_LABEL = re.compile(r"(?:[-*•]\s*)?(?:\*\*)?(?:Novelty|Soundness|Significance)(?:\*\*)?[：:]")
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
@@ -240,6 +242,10 @@ _ENGLISH_PAST_TAIL = (
     "English after the paper's limitations and follow-ups, right before an abstract: read as "
     "more of its follow-ups (if it is that abstract's first sentences, split off by a blank "
     "line, the abstract lacks them)"
+)
+_NOVELTY_UNLABELLED = (
+    "the review should start with 'Novelty：'; its other labels (Soundness：, Significance：) "
+    "show it is the review: read as the review, its opening as the novelty"
 )
 _WRITTEN_TWICE = "this paragraph repeats the one at line {}; read once"
 _ABSTRACT_GOES_ON = "blank lines split this abstract in {}: read as one paragraph"
@@ -694,6 +700,12 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                         f"'{review[0].strip()}'; read as the review",
                     )
                 )
+        elif after_claim and _LATER_LABELS.search(body):
+            # The review that lost its first label: its later ones say what it is. Taken for
+            # the limitations, it left the review empty and the limitations wrong.
+            lines = (f"Novelty：{first.strip()}", *paragraph.lines[1:])
+            items.append(_Item(_REVIEW_ITEM, Paragraph(paragraph.line, lines)))
+            warnings.append(DigestWarning(paragraph.line, _NOVELTY_UNLABELLED))
         elif numbered := _numbered(body):
             number, text, written, loose = numbered
             item = _Item(_CLAIM_ITEM, paragraph, number, [text], written=written, loose=loose)

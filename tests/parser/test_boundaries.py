@@ -779,3 +779,17 @@ def test_an_abstract_split_right_after_a_deep_read_is_not_taken_in_silence(seed:
     added = set(parse_digest(changed).warnings) - set(parse_digest(DEEP_READ_SEEDS[seed]).warnings)
     assert after_deep_reads and len(added) == len(after_deep_reads)
     assert {w.line for w in added} <= set(pieces)
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_a_review_that_lost_its_novelty_label_is_still_the_review(seed: int) -> None:
+    """Every review of a digest without its first label (`Novelty：` dropped; `Soundness：`
+    and `Significance：` still in it): the same papers, a warning at each. The review was
+    read as the limitations, its three fields empty."""
+    text = DEEP_READ_SEEDS[seed]
+    changed = text.replace("\nNovelty：", "\n")
+
+    assert_same_papers(papers(changed), papers(text))
+    added = set(parse_digest(changed).warnings) - set(parse_digest(text).warnings)
+    assert len(added) == text.count("\nNovelty：") > 1
+    assert all(w.message.startswith("the review should start with 'Novelty：'") for w in added)
