@@ -92,6 +92,7 @@ _LOOSE_CLAIM = re.compile(
     r"((?:[-*•]\s*|#{1,6}\s*)?(?:\*\*)?(?:(?i:Claim|Finding)\s*|声明|主张|论断|结论)?"
     rf"(?:{list_number(3)}|([{_CIRCLED[0]}-{_CIRCLED[1]}])[.．、:：]?)(?:\*\*)?)\s*(\S.*)"
 )
+_ORDINAL_CLAIM = re.compile(r"(第\s*([0-9]{1,3})\s*条\s*[：:]?)\s*(\S.*)")  # `第5条：`, Chinese
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
 _SPACED_NUMBER = re.compile(r"\s*([0-9]{1,3})\s+(?=\S)")  # `3 全量…`: a number without its stop
@@ -991,6 +992,8 @@ def _numbered(body: str) -> tuple[int, str, str, bool] | None:
     if claim := _CLAIM.fullmatch(body):
         written = f"{claim.group(1)}{claim.group(2)}" if claim.group(2) else ""
         return int(claim.group(1)), claim.group(3), written, False
+    if body[:1] == "第" and (claim := _ORDINAL_CLAIM.fullmatch(body)):
+        return int(claim.group(2)), claim.group(3), claim.group(1), True
     if claim := _LOOSE_CLAIM.fullmatch(body):
         digits, circled = claim.group(2, 3)
         number = int(digits) if digits else ord(circled) - ord(_CIRCLED[0]) + 1

@@ -29,6 +29,9 @@ SLIPS = {
     "{n} ": "{n}",  # no stop at all: read by its place between its neighbours
     "{n}.": "{n}.",
     "{n}．": "{n}．",  # a full-width period (a Chinese input method), even before a digit
+    "{n}。": "{n}。",  # a Chinese full stop
+    "第{n}条：": "第{n}条：",  # `claim No. n`, as Chinese writes it, even before a digit
+    "第{n}条": "第{n}条",
     "{n}：": "{n}：",
     "- {n}. ": "- {n}.",
     "* {n}. ": "* {n}.",

@@ -92,25 +92,28 @@ def test_a_review_dressed_otherwise_is_read_with_a_warning_on_its_line(
 
 
 @pytest.mark.parametrize("label", ["", "Novelty. ", "Novelty 新颖性 "])
-def test_a_review_whose_label_is_unread_is_kept_with_a_warning(label: str) -> None:
+def test_a_review_whose_first_label_is_unread_is_known_by_its_later_ones(label: str) -> None:
+    """`Novelty：` dropped or written so that it cannot be read: the paragraph's later labels
+    (`Soundness：`, `Significance：`) show it is the review. It stays the review (what went
+    before its first label read is the novelty), with a warning; it was the limitations."""
     text = DEEP_READ_SEEDS[0]
     first = text.index("\nNovelty：") + 1
     changed = text[:first] + label + text[first + len("Novelty：") :]
     original, digest = papers(text), parse_digest(changed)
     read = {paper.key: paper for paper in digest.papers}
-    paper = next(p for p in digest.papers if p.novelty is None)
-    before = original[paper.key]
 
-    others = {key: other for key, other in read.items() if key != paper.key}
     assert read.keys() == original.keys()
-    assert_same_papers(others, {key: original[key] for key in others})
-    assert paper.claims == before.claims and paper.follow_ups == before.follow_ups
-    assert before.novelty and before.novelty in (paper.limitations or "")
-    assert before.limitations and before.limitations in (paper.limitations or "")
+    paper = next(p for p in digest.papers if p.kind == "deep_read")  # the first review's
+    before = original[paper.key]
+    if not label:
+        assert_same_papers(read, original)
+    assert (paper.soundness, paper.significance) == (before.soundness, before.significance)
+    assert (paper.novelty or "").endswith(before.novelty or "-")
+    assert paper.limitations == before.limitations
     line = text[:first].count("\n") + 1
     assert [str(w) for w in digest.warnings] == [
-        f"line {line}: no review after this paper's claims: expected a paragraph starting "
-        "'Novelty：'; the 3 paragraphs after them are read as its limitations and follow-ups"
+        f"line {line}: the review should start with 'Novelty：'; its other labels (Soundness：, "
+        "Significance：) show it is the review: read as the review, its opening as the novelty"
     ]
 
 
