@@ -23,6 +23,7 @@ from .text import (
     MANGLED_LOSSILY,
     digest_lines,
     lines_starting,
+    lossy_mojibake,
     lost_in_mangling,
     nul_hole,
     paragraphs,
@@ -88,6 +89,11 @@ _NO_ENTRY = "no paper found in this list: an entry is `N. <Title>` with `Abstrac
 _QUOTE_OF = (
     "claim 1's quote is that of the paper at line {} (pasted into the wrong paper?): this "
     "paper is told apart by its other quotes"
+)
+_MOJIBAKE_LOSSY = (
+    "this line is UTF-8 that a tool read as Windows-1252 and saved again, losing bytes on "
+    "the way: its Chinese cannot be read back, and is stored as it is; send the file again "
+    "from its source"
 )
 _REPEATED = "this paper appears again here (first at line {}): read once, as first written"
 _MOJIBAKE = (
@@ -161,6 +167,7 @@ def parse_digest(text: str) -> ParsedDigest:
         notes.append(DigestWarning(tag_line, _TAGS))
     if (lost := text.find(LOST)) >= 0:
         notes.append(DigestWarning(text.count("\n", 0, lost) + 1, _LOST))
+    notes += (DigestWarning(line, _MOJIBAKE_LOSSY) for line in lossy_mojibake(text))
     return replace(digest, papers=kept, warnings=tuple(sorted(notes, key=attrgetter("line"))))
 
 

@@ -248,6 +248,18 @@ def _was_chinese(line: str) -> bool:
     return cjk >= _MANGLED_CJK and 2 * cjk >= letters
 
 
+def lossy_mojibake(text: str) -> list[int]:
+    """The numbers of the lines still holding mojibake that lost bytes on the way (see
+    `unmangled`): Chinese that cannot be read back, where the rest of the file could."""
+    if not any(lead in text for lead in _MOJIBAKE_LEADS):  # most files: a search in C each
+        return []
+    return [
+        number
+        for number, line in enumerate(text.split("\n"), 1)
+        if _MOJIBAKE_LEAD.search(line) and any(map(lost_in_mangling, _CJK_PIECES.split(line)[::2]))
+    ]
+
+
 def lost_in_mangling(text: str) -> bool:
     """Whether the text holds Chinese mangled as `unmangled` reads it, with bytes lost on
     the way, however little: in a file that cannot be read, that is why."""

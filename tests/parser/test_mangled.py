@@ -83,6 +83,25 @@ def test_a_claim_pasted_from_a_garbled_view_among_real_chinese_is_mended() -> No
     )
 
 
+def test_a_claim_pasted_from_a_garbled_view_that_lost_bytes_warns_on_its_line() -> None:
+    """The same paste by a tool that dropped the bytes Windows-1252 lacks: the line cannot
+    be read back, and it stays as it is (the rest of the file loads), with a warning on its
+    line, where it was stored in silence."""
+    seed = seed_files()[0]
+    lines = seed.read_text(encoding="utf-8").split("\n")
+    ats = [i for i, line in enumerate(lines) if re.match(r"[0-9]+\. ", line)][:3]
+    for at in ats:
+        lines[at] = lines[at].encode("utf-8").decode("cp1252", errors="ignore")
+    assert all(lines[at].encode("cp1252").decode("utf-8", "replace").count("\ufffd") for at in ats)
+
+    digest = parse_digest("\n".join(lines))
+
+    assert len(digest.papers) == len(parse_digest(seed.read_text(encoding="utf-8")).papers)
+    assert [w.line for w in digest.warnings if "losing bytes on the way" in w.message] == [
+        at + 1 for at in ats
+    ]
+
+
 LISTS = [seed for seed in seed_files() if "中文摘要" in seed.read_text(encoding="utf-8")]
 
 
