@@ -148,7 +148,7 @@ class SaveResult:
     # the text it ends in, ended early (`GAPO#10's quote`), and the sections after it.
     cut_short: list[str] = field(default_factory=list)
     lost_texts: list[str] = field(default_factory=list)
-    named_apart: list[str] = field(default_factory=list)  # warnings: papers given a new name
+    notes: list[str] = field(default_factory=list)  # warnings: papers named apart, IDs in doubt
 
     @property
     def loses(self) -> bool:
@@ -293,18 +293,19 @@ async def save_document(
     held_before = await _held_by(session, document.id)
     existing = await _match_rows(session, document, unique)
     unique, named_apart = await _named_apart(session, unique, existing)
-    if named_apart:
-        document.error = "\n".join([*warnings, *named_apart])
+    fresh = [paper for paper in unique if paper.key not in existing]
+    notes = [*named_apart, *await _abstracts_of_other_ids(session, fresh)]
+    if notes:
+        document.error = "\n".join([*warnings, *notes])
     known = [paper for paper in unique if paper.key in existing]
     known_ids = [existing[p.key].id for p in known]
     newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
     deferring = {p.key for p in known if _defers(p, existing[p.key], newer)}
     cut_copies = {p.key for p in known if _cut_copy(p, existing[p.key])}
     await _take_new_keys(session, existing, deferring | cut_copies)
-    result = SaveResult(named_apart=named_apart)
+    result = SaveResult(notes=notes)
     ids: dict[str, int] = {}
 
-    fresh = [paper for paper in unique if paper.key not in existing]
     if fresh:
         now = utcnow()
         rows = [
@@ -872,6 +873,34 @@ async def _by_abstract(
             if row.id not in taken and key not in pairs and not two_ids and same:
                 pairs[key] = row
     return [(keyed[key], row) for key, row in pairs.items()]
+
+
+async def _abstracts_of_other_ids(session: AsyncSession, fresh: Sequence[PaperInput]) -> list[str]:
+    """A warning for each new listed paper whose abstract a paper stored under another arXiv
+    ID has: two IDs are two papers, but one of the two may be mistyped (`2609.35295` for
+    `2609.35259`), a duplicate no list shows."""
+    listed = {
+        str(p.search["abstract_key"]): p
+        for p in fresh
+        if p.key.startswith("arxiv:") and p.search.get("abstract_key")
+    }
+    keys = list(listed)
+    notes = []
+    for start in range(0, len(keys), _CHUNK):
+        rows = await session.execute(
+            select(Paper.abstract_key, Paper.arxiv_id, Paper.abstract_en).where(
+                Paper.abstract_key.in_(keys[start : start + _CHUNK]), Paper.arxiv_id.is_not(None)
+            )
+        )
+        for key, arxiv_id, abstract in rows:
+            paper = listed[str(key)]
+            if paper_keys.cut_from(paper.fields.get("abstract_en") or "", abstract or ""):
+                notes.append(
+                    f"line {paper.line}: arXiv {paper.fields.get('arxiv_id')} has the abstract of "
+                    f"arXiv {arxiv_id}, stored before: stored as another paper; if one of the "
+                    "two IDs is mistyped, correct it"
+                )
+    return notes
 
 
 async def _read_again_of_name(

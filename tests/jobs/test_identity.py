@@ -945,3 +945,35 @@ async def test_a_quote_pasted_into_another_paper_s_first_claim_leaves_both_paper
     assert (await paper_named(sessions, "AV-GRPO")).positioning == avgrpo.positioning
     assert (await paper_named(sessions, "X-Planner")).id == planner.id
     assert await review_claims(sessions) == 133
+
+
+async def test_a_listed_paper_under_another_id_with_a_stored_papers_abstract_is_warned(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    """The next day's list gives a paper an arXiv ID one digit off (`2609.35295` for
+    `2609.35259`), its title and abstract those stored: two IDs are two papers, but the
+    warning says one may be mistyped, where the duplicate came in silence."""
+    abstract = (
+        "We study when on-policy distillation beats off-policy distillation across twelve "
+        "student and teacher pairs, and find that the gap closes once the student is warm."
+    )
+    write(
+        tmp_path / "2026-10-04.txt",
+        huggingface_digest("2026-10-04", [Entry("2609.35259", "On or Off?", abstract)]),
+    )
+    await ingest(sessions, [tmp_path])
+    write(
+        tmp_path / "2026-10-05.txt",
+        huggingface_digest(
+            "2026-10-05",
+            [Entry("2609.35295", "On or Off?", abstract), Entry("2609.11111", "Other")],
+        ),
+    )
+
+    report = await ingest(sessions, [tmp_path])
+
+    assert report.papers == {"new": 2, "updated": 0}
+    assert [w["warning"].split(": ", 1)[1] for w in report.warnings] == [
+        "arXiv 2609.35295 has the abstract of arXiv 2609.35259, stored before: stored as "
+        "another paper; if one of the two IDs is mistyped, correct it"
+    ]
