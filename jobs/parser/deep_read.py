@@ -131,9 +131,9 @@ _REVIEW_GOES_ON = _label("Soundness|Significance|可靠性|重要性", re.IGNORE
 _REVIEW_LABEL = _label(r"\bNovelty|\bSoundness|\bSignificance|新颖性|可靠性|重要性")
 _ANY_CASE_LABEL = re.compile(_REVIEW_LABEL.pattern, re.IGNORECASE)  # a review that opens so
 _OPENS_REVIEW = _label("Novelty|新颖性", re.IGNORECASE)  # its first label
-# How the format writes a label, in a list or in bold or not: anything else is a warning.
 # A review's later labels, in its one paragraph (the first, `Novelty：`, lost).
 _LATER_LABELS = re.compile(r"\bSoundness\s*[：:].{0,5000}?\bSignificance\s*[：:]", re.DOTALL)
+# How the format writes a label, in a list or in bold or not: anything else is a warning.
 _PLAIN_LABEL = re.compile(r"(?:[-*•]\s*)?(?:\*\*)?(?:Novelty|Soundness|Significance)(?:\*\*)?[：:]")
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
@@ -315,7 +315,7 @@ def without_markup(lines: Sequence[str]) -> list[str]:
     result: list[str] = []
     quoting = False  # in a blockquote: the lines since a blank one all started with `>`
     for index, line in enumerate(lines):
-        if len(line) <= _LONGEST_HEADING and _SECTION_HEADING.fullmatch(line):
+        if 0 < len(line) <= _LONGEST_HEADING and _SECTION_HEADING.fullmatch(line):
             quoting = False
             result.append("")  # a section's heading the pipeline did not strip, as `## …`
             continue

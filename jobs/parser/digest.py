@@ -255,9 +255,10 @@ def _other_formats(lines: Sequence[str], first: int) -> Iterator[tuple[int, int]
     own = next((index for index in later if opens(lines[index].strip())), len(lines))
     # Either opening ends in its date: only lines ending in a digit are looked at further.
     ends_in_digit = map(str.endswith, lines[first + 1 : own], itertools.repeat(_DIGITS))
-    runs_on = (i for i in itertools.compress(itertools.count(first + 1), ends_in_digit))
-    if (index := next((i for i in runs_on if glued(lines[i])), None)) is not None:
-        yield index, glued(lines[index]) or 0
+    for index in itertools.compress(itertools.count(first + 1), ends_in_digit):
+        if column := glued(lines[index]):
+            yield index, column
+            break
     if own < len(lines):
         yield own, 0
 
@@ -373,9 +374,9 @@ def _deep_reads(
 
 
 def _cut_short(body: Sequence[str]) -> tuple[DigestWarning, ...]:
-    """A warning when the text ends in the middle of a sentence (a word, a number, a comma):
-    a deep read ends with its follow-ups, an abstract with its note, each a sentence; a file
-    that does not was most likely cut while being written or copied."""
+    """A warning when the text ends in the middle of a sentence (a word, a comma; not a
+    number, which a table's row may end in): a deep read ends with its follow-ups, each a
+    sentence, and a file that does not was most likely cut while written or copied."""
     last = next((i for i in range(len(body) - 1, -1, -1) if body[i].strip()), None)
     if last is None or not _MID_SENTENCE.search(body[last]):
         return ()
