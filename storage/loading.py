@@ -876,29 +876,30 @@ async def _by_abstract(
 
 
 async def _abstracts_of_other_ids(session: AsyncSession, fresh: Sequence[PaperInput]) -> list[str]:
-    """A warning for each new listed paper whose abstract a paper stored under another arXiv
-    ID has: two IDs are two papers, but one of the two may be mistyped (`2609.35295` for
-    `2609.35259`), a duplicate no list shows."""
-    listed = {
-        str(p.search["abstract_key"]): p
-        for p in fresh
-        if p.key.startswith("arxiv:") and p.search.get("abstract_key")
-    }
+    """A warning for each new listed paper whose title and abstract a paper stored under
+    another arXiv ID has: two IDs are two papers, but one of the two may be mistyped
+    (`2609.35295` for `2609.35259`), a duplicate no list shows."""
+    listed: dict[str, list[PaperInput]] = {}
+    for paper in fresh:
+        if paper.key.startswith("arxiv:") and paper.search.get("abstract_key"):
+            listed.setdefault(str(paper.search["abstract_key"]), []).append(paper)
     keys = list(listed)
     notes = []
     for start in range(0, len(keys), _CHUNK):
         rows = await session.execute(
-            select(Paper.abstract_key, Paper.arxiv_id, Paper.abstract_en).where(
+            select(Paper.abstract_key, Paper.arxiv_id, Paper.abstract_en, Paper.title_key).where(
                 Paper.abstract_key.in_(keys[start : start + _CHUNK]), Paper.arxiv_id.is_not(None)
             )
         )
-        for key, arxiv_id, abstract in rows:
-            paper = listed[str(key)]
-            if paper_keys.cut_from(paper.fields.get("abstract_en") or "", abstract or ""):
+        for key, arxiv_id, abstract, title_key in rows:
+            for paper in listed[str(key)]:
+                same = paper_keys.cut_from(paper.fields.get("abstract_en") or "", abstract or "")
+                if not same or not title_key or title_key != paper.search.get("title_key"):
+                    continue
                 notes.append(
-                    f"line {paper.line}: arXiv {paper.fields.get('arxiv_id')} has the abstract of "
-                    f"arXiv {arxiv_id}, stored before: stored as another paper; if one of the "
-                    "two IDs is mistyped, correct it"
+                    f"line {paper.line}: arXiv {paper.fields.get('arxiv_id')} has the title and "
+                    f"abstract of arXiv {arxiv_id}, stored before: stored as another paper; if "
+                    "one of the two IDs is mistyped, correct it"
                 )
     return notes
 

@@ -952,7 +952,8 @@ async def test_a_listed_paper_under_another_id_with_a_stored_papers_abstract_is_
 ) -> None:
     """The next day's list gives a paper an arXiv ID one digit off (`2609.35295` for
     `2609.35259`), its title and abstract those stored: two IDs are two papers, but the
-    warning says one may be mistyped, where the duplicate came in silence."""
+    warning says one may be mistyped, where the duplicate came in silence. (Another paper
+    of the same abstract and another title is no such doubt.)"""
     abstract = (
         "We study when on-policy distillation beats off-policy distillation across twelve "
         "student and teacher pairs, and find that the gap closes once the student is warm."
@@ -966,7 +967,7 @@ async def test_a_listed_paper_under_another_id_with_a_stored_papers_abstract_is_
         tmp_path / "2026-10-05.txt",
         huggingface_digest(
             "2026-10-05",
-            [Entry("2609.35295", "On or Off?", abstract), Entry("2609.11111", "Other")],
+            [Entry("2609.35295", "On or Off?", abstract), Entry("2609.11111", "Other", abstract)],
         ),
     )
 
@@ -974,6 +975,6 @@ async def test_a_listed_paper_under_another_id_with_a_stored_papers_abstract_is_
 
     assert report.papers == {"new": 2, "updated": 0}
     assert [w["warning"].split(": ", 1)[1] for w in report.warnings] == [
-        "arXiv 2609.35295 has the abstract of arXiv 2609.35259, stored before: stored as "
-        "another paper; if one of the two IDs is mistyped, correct it"
+        "arXiv 2609.35295 has the title and abstract of arXiv 2609.35259, stored before: stored "
+        "as another paper; if one of the two IDs is mistyped, correct it"
     ]
