@@ -30,6 +30,7 @@ is sound, is read as it most likely stands or left out, and the rest of the file
 """
 
 import itertools
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -248,6 +249,7 @@ _NOVELTY_UNLABELLED = (
     "the review should start with 'Novelty：'; its other labels (Soundness：, Significance：) "
     "show it is the review: read as the review, its opening as the novelty"
 )
+_LINES = operator.attrgetter("lines")
 _WRITTEN_TWICE = "this paragraph repeats the one at line {}; read once"
 _ABSTRACT_GOES_ON = "blank lines split this abstract in {}: read as one paragraph"
 _NO_NOTE = f"abstract has no note after it: expected '{NOTE}'; read as an abstract-only entry"
@@ -615,9 +617,12 @@ def _once(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[Par
     """The paragraphs without one written again right after itself (a copy pasted twice, a
     pipeline's retry), with a warning: a review twice was the end of a paper and then a
     paper without text, which took the real one's limitations and follow-ups with it."""
+    texts = list(map(_LINES, paras))
+    if not any(map(operator.eq, texts, itertools.islice(texts, 1, None))):  # most files, in C
+        return list(paras)
     kept: list[Paragraph] = []
     for paragraph in paras:
-        if kept and paragraph.lines == kept[-1].lines:  # no text joined: one compare, in C
+        if kept and paragraph.lines == kept[-1].lines:
             warnings.append(DigestWarning(paragraph.line, _WRITTEN_TWICE.format(kept[-1].line)))
         else:
             kept.append(paragraph)
@@ -701,12 +706,6 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                         f"'{review[0].strip()}'; read as the review",
                     )
                 )
-        elif after_claim and _LATER_LABELS.search(body):
-            # The review that lost its first label: its later ones say what it is. Taken for
-            # the limitations, it left the review empty and the limitations wrong.
-            lines = (f"Novelty：{first.strip()}", *paragraph.lines[1:])
-            items.append(_Item(_REVIEW_ITEM, Paragraph(paragraph.line, lines)))
-            warnings.append(DigestWarning(paragraph.line, _NOVELTY_UNLABELLED))
         elif numbered := _numbered(body):
             number, text, written, loose = numbered
             item = _Item(_CLAIM_ITEM, paragraph, number, [text], written=written, loose=loose)
@@ -716,6 +715,12 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 else:
                     item.claim_lines.append(line)
             items.append(item)
+        elif after_claim and _LATER_LABELS.search(body):
+            # The review that lost its first label: its later ones say what it is. Taken for
+            # the limitations, it left the review empty and the limitations wrong.
+            lines = (f"Novelty：{first.strip()}", *paragraph.lines[1:])
+            items.append(_Item(_REVIEW_ITEM, Paragraph(paragraph.line, lines)))
+            warnings.append(DigestWarning(paragraph.line, _NOVELTY_UNLABELLED))
         elif (
             after_claim
             and not items[-1].quote_lines
