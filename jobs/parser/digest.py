@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from storage.matching import ends_sentence
 from storage.paper_keys import deep_read_key
@@ -76,6 +76,7 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _NAMES_HUGGINGFACE = re.compile(r"hugging\s*face|daily\s+papers|\bhf\b", re.IGNORECASE)
 _BEFORE_FIRST_LINE = "text before the digest's first line (a title, a heading, a rule): left out"
 _OTHER_FIRST_LINE = "the first line should be {}, found '{}'; read as {}"
+_LAST_CHARACTER = itemgetter(slice(-1, None))
 _JOINED_START = "another digest begins here"
 _JOINED = (
     _JOINED_START + " ({}): this file holds more than one digest, and its papers are all dated {}"
@@ -254,7 +255,7 @@ def _other_formats(lines: Sequence[str], first: int) -> Iterator[tuple[int, int]
     later = lines_starting(lines, first + 1, starts)
     own = next((index for index in later if opens(lines[index].strip())), len(lines))
     # Either opening ends in its date: only lines ending in a digit are looked at further.
-    ends_in_digit = map(str.endswith, lines[first + 1 : own], itertools.repeat(_DIGITS))
+    ends_in_digit = map(str.isdigit, map(_LAST_CHARACTER, lines[first + 1 : own]))
     for index in itertools.compress(itertools.count(first + 1), ends_in_digit):
         if column := glued(lines[index]):
             yield index, column
