@@ -64,6 +64,7 @@ _NOTE_ON_ITS_LINE = (
 )
 QUOTE_INDENT = 3
 TAIL_PARAGRAPHS = 2  # limitations, follow-ups
+_HEAD_SECTIONS = 4  # positioning, background, mechanism, experiments
 PROSE_PARAGRAPHS = 4  # positioning, background, mechanism, experiments
 # An indented paragraph this much Chinese is prose with stray leading spaces, not a quote.
 _QUOTE_MAX_CJK_SHARE = 0.3
@@ -826,6 +827,26 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
         and not english(index - 1)
         and (index == 0 or items[index - 1].kind != _CLAIM_ITEM)  # no quote that lost its indent
         and (not english(index + 1) or _noted(items, index + 1))
+        and not _positions_in_english(items, index)
+    )
+
+
+def _positions_in_english(items: list[_Item], index: int) -> bool:
+    """Whether the English paragraph at `index` is a deep read's positioning written in
+    English: a few Chinese paragraphs follow it (its other sections, the first of them not
+    opening a paper of its own, as a positioning does), then that paper's claims. An
+    abstract that lost its note is followed by a whole deep read, opened by its own
+    positioning, or by no claims at all."""
+    end = index + 1
+    while end < len(items) and items[end].kind == _PROSE and end - index <= _HEAD_SECTIONS:
+        end += 1
+    sections = items[index + 1 : end]
+    return (
+        0 < len(sections) < _HEAD_SECTIONS
+        and end < len(items)
+        and items[end].kind == _CLAIM_ITEM
+        and all(_is_chinese(section.text) for section in sections)
+        and not _OPENS_PAPER.match(sections[0].text)
     )
 
 

@@ -793,3 +793,31 @@ def test_a_review_that_lost_its_novelty_label_is_still_the_review(seed: int) -> 
     added = set(parse_digest(changed).warnings) - set(parse_digest(text).warnings)
     assert len(added) == text.count("\nNovelty：") > 1
     assert all(w.message.startswith("the review should start with 'Novelty：'") for w in added)
+
+
+ENGLISH_POSITIONING = (
+    "This paper positions itself as an evaluation study rather than a new model: it asks "
+    "whether a single generic question, read zero-shot, ranks the failures it studies across "
+    "many public benchmarks, and how wording, label keys and thresholds change that result."
+)
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_a_positioning_written_in_english_stays_its_deep_reads(seed: int) -> None:
+    """A deep read's positioning that came out in English (a pipeline's model switching
+    language), its other sections Chinese: still that deep read's positioning. It was read
+    as an abstract-only entry that lost its note, a paper too many, and the deep read took
+    its background for its positioning."""
+    text = DEEP_READ_SEEDS[seed]
+    original = parse_digest(text).papers
+    changed = text
+    for paper in original:
+        if paper.kind == KIND_DEEP_READ and paper.positioning and paper.experiments:
+            changed = changed.replace(paper.positioning, ENGLISH_POSITIONING, 1)
+    read = parse_digest(changed).papers
+
+    assert len(read) == len(original)
+    for before, after in zip(original, read, strict=True):
+        assert (after.kind, after.claims) == (before.kind, before.claims)
+        if before.kind == KIND_DEEP_READ and before.experiments:
+            assert (after.positioning, after.background) == (ENGLISH_POSITIONING, before.background)
