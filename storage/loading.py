@@ -1298,7 +1298,9 @@ async def _keyed_apart(session: AsyncSession, papers: list[PaperInput]) -> list[
         quotes = [claim.quote_en for claim in paper.claims]
         if len(quotes) > 1 and not held.get(paper_id, set()) & set(quotes[1:]):
             positioning = str(paper.fields.get("positioning") or "")
-            apart[paper.key] = replace(paper, key=paper_keys.deep_read_key(quotes[1:], positioning))
+            apart[paper.key] = replace(
+                paper, key=paper_keys.deep_read_key_apart(quotes, positioning)
+            )
     return [apart.get(paper.key, paper) for paper in papers]
 
 

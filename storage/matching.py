@@ -12,7 +12,7 @@ completed by the whole one.
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 _SENTENCE_END = re.compile(r"[.!?。！？；;\n]+(?:\s+|$)|[。！？；]")
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -34,7 +34,7 @@ def sentences(texts: Iterable[str | None]) -> frozenset[str]:
     return frozenset(found)
 
 
-def renamed(old: frozenset[str], new: frozenset[str], names: Iterable[str | None]) -> bool:
+def renamed(old: frozenset[str], new: frozenset[str], names: Sequence[str | None]) -> bool:
     """A paper renamed throughout (its method's name in most of its sentences, `WanPE` now
     `CinePE`): with both names taken out, four in five of each side's sentences are the
     same, and at least three are the same with them (those the name is not in). Stock
@@ -46,7 +46,7 @@ def renamed(old: frozenset[str], new: frozenset[str], names: Iterable[str | None
     return 5 * len(old & new) >= 4 * max(len(old), len(new))
 
 
-def _without_names(marks: frozenset[str], names: Iterable[str | None]) -> frozenset[str]:
+def _without_names(marks: frozenset[str], names: Sequence[str | None]) -> frozenset[str]:
     owns = [own for name in names if name and len(own := _mark(name)) >= _SHORTEST_NAME]
     found: set[str] = set()
     for mark in marks:

@@ -24,7 +24,7 @@ rows instead of duplicating them.
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 # New-style (2609.35259) and old-style (hep-th/9901001, math.GT/0309136) arXiv IDs.
 _NEW_STYLE = r"[0-9]{4}\.[0-9]{4,5}"
@@ -111,6 +111,12 @@ def deep_read_key(quotes: Iterable[str], otherwise: str) -> str:
             return _hashed(kept)
         short.append(kept)
     return _hashed("".join(short) + fingerprint(otherwise))
+
+
+def deep_read_key_apart(quotes: Sequence[str], otherwise: str) -> str:
+    """The key of a deep read whose first quote is another paper's (pasted into the wrong
+    claim): that of its other quotes."""
+    return deep_read_key(quotes[1:], otherwise)
 
 
 def abstract_key(abstract: str, kept: int = ABSTRACT_KEPT) -> str:

@@ -156,9 +156,10 @@ _POSITIONS_PAPER = re.compile(
     re.IGNORECASE,
 )
 # How a limitation or follow-up paragraph (or a piece of one) opens.
-_CONTINUES_TAIL = re.compile(r".{0,12}(?:局限|保留意见|审稿角度|未来|后续|跟进|进一步|值得)")
-_FOLLOW_UPS = re.compile(r".{0,12}(?:未来|后续|跟进|进一步|值得)")
-_LIMITATIONS = re.compile(r".{0,12}(?:局限|保留意见|不足|缺陷|审稿角度)")
+_LIMITATION_CUES, _FOLLOW_UP_CUES = "局限|保留意见|审稿角度", "未来|后续|跟进|进一步|值得"
+_CONTINUES_TAIL = re.compile(rf".{{0,12}}(?:{_LIMITATION_CUES}|{_FOLLOW_UP_CUES})")
+_FOLLOW_UPS = re.compile(rf".{{0,12}}(?:{_FOLLOW_UP_CUES})")
+_LIMITATIONS = re.compile(rf".{{0,12}}(?:{_LIMITATION_CUES}|不足|缺陷)")  # a lone one's
 
 # Markdown structure a pipeline may leave in (`## 评审`, `---`, a code fence around the
 # file) at a line's start: this format has no headings, and each would count as a
@@ -361,7 +362,7 @@ def parse_deep_reads(
     paras: Sequence[Paragraph],
 ) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
     warnings: list[DigestWarning] = []
-    items = _classify(_once(paras, warnings), warnings)
+    items = _classify(_without_repeats(paras, warnings), warnings)
     _renumber_through(items, warnings)
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
@@ -614,7 +615,7 @@ def _repeated(
     return after is not None and after.number == claim.number + 1 and after.number in holders
 
 
-def _once(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[Paragraph]:
+def _without_repeats(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[Paragraph]:
     """The paragraphs without one written again right after itself (a copy pasted twice, a
     pipeline's retry), with a warning: a review twice was the end of a paper and then a
     paper without text, which took the real one's limitations and follow-ups with it."""

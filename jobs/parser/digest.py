@@ -3,6 +3,7 @@ What either format's file may suffer whole (mojibake, a paper written twice) is 
 with here."""
 
 import contextlib
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -11,7 +12,7 @@ from datetime import date
 from operator import attrgetter, itemgetter
 
 from storage.matching import ends_sentence
-from storage.paper_keys import deep_read_key
+from storage.paper_keys import deep_read_key_apart
 
 from .deep_read import is_markup, parse_deep_reads, without_markup
 from .errors import DamagedText, DigestParseError, DigestWarning
@@ -249,7 +250,8 @@ def _other_formats(lines: Sequence[str], first: int) -> Iterator[tuple[int, int]
         opens: Callable[[str], object] = _dated_header
         starts, glued = _HEADER_STARTS, _glued_header
     elif HEADER.fullmatch(head):
-        opens, starts, glued = _DATE.fullmatch, _DIGITS, _glued_date_column
+        opens, starts = _DATE.fullmatch, _DIGITS
+        glued = functools.partial(_glued_date_column, after_a_mark=True)
     else:
         return
     later = lines_starting(lines, first + 1, starts)
@@ -274,15 +276,18 @@ def _glued_header(line: str) -> int | None:
     return column
 
 
-def _glued_date_column(line: str) -> int | None:
-    """The column where a date line runs onto the end of a list's last line: after a
-    sentence, or after the punctuation a list's last line may end in (`：`), not after a
-    space, a word or a date's own separators (a date inside the line's text)."""
+def _glued_date_column(line: str, *, after_a_mark: bool = False) -> int | None:
+    """Where a date line runs onto the end of the line before it (`…请以原文为准。2026-09-09`:
+    `cat` of a file that ends without a newline), or None. Only a valid YYYY-MM-DD date, as
+    a date line writes it, right after the end of a sentence counts (a date inside a
+    sentence is text); `after_a_mark`: or after the punctuation a list's last line may end
+    in (`：`), not after a word or a date's own separators."""
     column = len(line) - _DATE_LENGTH
-    if column <= 0 or _DATE.fullmatch(line, column) is None:
+    if column <= 0 or _DATE.fullmatch(line, column) is None:  # most lines fail here at once
         return None
     mark = line[column - 1]
-    if (mark.isalnum() or mark.isspace() or mark in "-/.:_") and not ends_sentence(line[:column]):
+    marked = after_a_mark and not (mark.isalnum() or mark.isspace() or mark in "-/.:_")
+    if not marked and not ends_sentence(line[:column].rstrip()):
         return None
     return column if _date_or_none(line[column:]) else None
 
@@ -364,8 +369,8 @@ def _deep_reads(
         if _is_date(line := lines[index].strip()):
             later.append((index, line))
             body[index] = ""
-        elif glued := _glued_date(lines[index]):
-            later.append((index, glued))
+        elif column := _glued_date_column(lines[index]):
+            later.append((index, glued := lines[index][column:]))
             body[index] = body[index].removesuffix(glued).rstrip()
             cuts.append(index + 1)
     runs = zip(cuts, [*cuts[1:], len(lines)], strict=True)
@@ -457,7 +462,7 @@ def _told_apart(paper: ParsedPaper, keyed: ParsedPaper) -> ParsedPaper | None:
     quotes = [claim.quote_en for claim in paper.claims]
     if len(quotes) < 2 or set(quotes[1:]) & {claim.quote_en for claim in keyed.claims}:
         return None
-    return replace(paper, key=deep_read_key(quotes[1:], paper.positioning or ""))
+    return replace(paper, key=deep_read_key_apart(quotes, paper.positioning or ""))
 
 
 def _parse_date(value: str, line_number: int) -> date:
@@ -500,20 +505,6 @@ def _is_date(line: str) -> bool:
 def _joined(later: Sequence[tuple[int, str]], digest_date: date) -> list[DigestWarning]:
     """A warning at each line (index) where another digest begins, with its date line."""
     return [DigestWarning(i + 1, _JOINED.format(line, digest_date)) for i, line in later]
-
-
-def _glued_date(line: str) -> str | None:
-    """The date a line ends in when it is a date line run onto the end of a paragraph
-    (`…请以原文为准。2026-09-09`: `cat` of a file that ends without a newline), or None.
-    Only a valid YYYY-MM-DD date, as a date line writes it, right after the end of a
-    sentence counts: a date inside a sentence is text."""
-    start = len(line) - _DATE_LENGTH
-    if start <= 0 or _DATE.fullmatch(line, start) is None:  # most lines fail here at once
-        return None
-    glued = line[start:]
-    if not ends_sentence(line[:start].rstrip()) or _date_or_none(glued) is None:
-        return None
-    return glued
 
 
 def _first_line(head: str, expected: str, described: str, line: int) -> tuple[DigestWarning, ...]:
