@@ -149,7 +149,7 @@ _OPENS_PAPER = re.compile(
 # How a paper's positioning paragraph opens, and a limitation or follow-up does not
 # (`本文的代码尚未公开` is one of those).
 _POSITIONS_PAPER = re.compile(
-    r"(?:本文|本论文|该论文|这篇论文)(?:提出|是|定位|介绍|研究|针对|聚焦|关注|把|将|旨在)"
+    r"(?:本文|本论文|该论文|这篇论文)(?:提出|是|的?定位|介绍|研究|针对|聚焦|关注|把|将|旨在)"
     r"|[A-Za-zΑ-Ωα-ω][\w.+-]*\s*是一篇"
     r"|(?:this|our) (?:paper|work) (?:proposes|introduces|presents|studies|is)"
     r"|we (?:introduce|propose|present)",
@@ -264,8 +264,9 @@ _PREAMBLE = (
     "positioning: '本文…', '<Name> 是一篇…'); left out"
 )
 _CUT_PAPER = (
-    "this paragraph after the last paper's review opens like a paper's text: a paper cut "
-    "short before its claims? read as the follow-ups of the paper before it"
+    "this paragraph after the last paper's tail opens like a paper's text: a paper cut short "
+    "before its claims (the file looks cut while written or copied); the text from here "
+    "on is left out (paragraphs: {}), not taken for the follow-ups of the paper before it"
 )
 _ORPHAN = (
     "paragraph belongs to no paper: a deep read needs numbered claims or a review after its "
@@ -1249,7 +1250,7 @@ def _finish(
         if not open_read.left_out:
             tail = pending[:tail_length]
             if not before_body and open_read.review is not None:
-                warnings.extend(_cut_paper(tail))
+                tail = _without_cut_paper(tail, warnings)
             warnings.extend(
                 DigestWarning(item.line, _STRAY_QUOTE)
                 for item in (*open_read.prose, *tail)
@@ -1344,16 +1345,20 @@ def _tail_length(run: list[_Item]) -> int:
     return starts[min(range(len(starts)), key=cost)] if run else 0
 
 
-def _cut_paper(tail: list[_Item]) -> list[DigestWarning]:
-    """At the end of the file, past the review's usual two paragraphs: one that opens the
-    way a paper's positioning does (`本文提出…`, "We propose…") may be a paper whose claims
-    never came (a file cut short). It stays where it is, read as the paper's follow-ups;
-    the warning says so, so that nothing is lost and nothing passes in silence."""
-    return [
-        DigestWarning(item.line, _CUT_PAPER)
-        for item in tail[TAIL_PARAGRAPHS:]
-        if _POSITIONS_PAPER.match(item.text)
-    ]
+def _without_cut_paper(tail: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
+    """The last paper's tail, at the end of the file, up to a paragraph past its usual two
+    that opens the way a paper's positioning does (`本文提出…`, "We propose…"): a paper
+    whose claims never came (a file cut short). That paragraph and the rest are left out,
+    with a warning: taken for the follow-ups, another paper's text would be stored as this
+    one's, and stay there when the cut copy arrives under another file name."""
+    cut = next(
+        (i for i in range(TAIL_PARAGRAPHS, len(tail)) if _POSITIONS_PAPER.match(tail[i].text)),
+        None,
+    )
+    if cut is None:
+        return tail
+    warnings.append(DigestWarning(tail[cut].line, _CUT_PAPER.format(len(tail) - cut)))
+    return tail[:cut]
 
 
 def _lists_joined(items: list[_Item], usual: int) -> list[str]:

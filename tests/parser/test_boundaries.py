@@ -183,19 +183,42 @@ def test_a_split_tail_at_the_end_of_the_file_is_the_last_paper_s() -> None:
     assert (paper.limitations, paper.follow_ups) == ("局限。", "跟进。\n\n多出来的一段。")
 
 
-@pytest.mark.parametrize("kept", [1, 2, 3, 4])
-def test_a_paper_cut_off_before_its_claims_at_the_end_is_warned(kept: int) -> None:
-    """A file cut short inside a paper's text (before its claims): that text stays with the
-    paper before it, as its follow-ups (nothing is lost), and the paragraph that opens like
-    a paper's text is warned, on its line."""
-    text = next(t for t in DEEP_READ_SEEDS if "本文是腾讯混元团队发布的 Hunyuan-A13B" in t)
-    lines = text.split("\n")
-    start = next(i for i, line in enumerate(lines) if line.startswith("本文是腾讯混元团队"))
-    digest = parse_digest("\n".join(lines[: start + 2 * kept - 1]))  # its first paragraphs
+def _cut_inside_a_paper_s_text() -> list[tuple[str, str, int, int]]:
+    """Each seed cut inside the text of one of its deep reads (after 1 to 4 of its
+    paragraphs, before its claims): (seed, cut text, line where that paper opens, papers
+    kept whole), for every deep read that a deep read with a review comes before."""
+    cuts = []
+    for seed in DEEP_READ_SEEDS:
+        digest = parse_digest(seed)
+        lines = seed.split("\n")
+        for before, paper in itertools.pairwise(digest.papers):
+            if before.kind != KIND_DEEP_READ or paper.kind != KIND_DEEP_READ or not before.novelty:
+                continue
+            start = paper.line - 1
+            claims = next(i for i in range(start, len(lines)) if _NUMBERED.match(lines[i]))
+            ends = [i for i in range(start, claims) if not lines[i].strip()]  # paragraph ends
+            for kept in ends[:4]:
+                cuts.append((seed, "\n".join(lines[:kept]), paper.line, len(digest.papers)))
+    return cuts
 
-    assert "Hunyuan-A13B 技术报告" in (digest.papers[-1].follow_ups or "")
-    warned = [w.line for w in digest.warnings if "opens like a paper's text" in w.message]
-    assert warned == [start + 1]
+
+def test_a_file_cut_inside_a_paper_s_text_leaves_that_text_out_of_the_paper_before() -> None:
+    """A file cut short inside a paper's text, before its claims (a transfer broken, a copy
+    caught while written): the papers before it are read as in the whole file, the paper
+    before it not given the cut one's text for its follow-ups, and the cut is warned on
+    the line where that text opens."""
+    cuts = _cut_inside_a_paper_s_text()
+    assert len(cuts) >= 12
+    for seed, text, opens, _ in cuts:
+        whole = parse_digest(seed).papers
+        digest = parse_digest(text)
+        kept = digest.papers
+        assert [p.key for p in kept] == [p.key for p in whole[: len(kept)]]
+        assert kept[-1] == whole[len(kept) - 1], f"cut before line {opens}"
+        warned = [
+            w.line for w in digest.warnings if "a paper cut short before its claims" in w.message
+        ]
+        assert warned == [opens]
 
 
 @pytest.mark.parametrize(
