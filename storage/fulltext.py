@@ -107,12 +107,19 @@ def _fts5(query: Query) -> str:
 
 def _tsquery_phrases(term: Term, relaxed: bool = False) -> list[str]:
     """The term's alternatives in tsquery syntax, any of which satisfies it; `relaxed`,
-    each phrase as its longest word, which every match of the phrase holds."""
+    each phrase as one of its words, which every match of the phrase holds: a word that
+    is an alternative of its own, if the phrase holds one (the phrase then finds nothing
+    more: `模型量化`, a dictionary word of `量化`, as `量化`, not as `模型`, which most
+    claims hold), else its longest."""
     if term.prefix:
         return [f"'{term.tokens[0]}':*"]
+    alternatives = (term, *term.also)
+    words = {t.tokens[0] for t in alternatives if len(t.tokens) == 1} | {term.joined}
     phrases = []
-    for t in (term, *term.also):
-        tokens = (max(t.tokens, key=len),) if relaxed else t.tokens
+    for t in alternatives:
+        tokens = t.tokens
+        if relaxed:
+            tokens = (next((w for w in t.tokens if w in words), max(t.tokens, key=len)),)
         phrases.append("(" + " <-> ".join(f"'{token}'" for token in tokens) + ")")
     if term.joined is not None:
         phrases.insert(1, f"'{term.joined}'")

@@ -258,3 +258,25 @@ async def test_terms_sharing_alternatives_find_the_claims_holding_every_term(
             if all(held & a for a in alternatives)
         }
         assert set(ranked.ids) == holding, alternatives
+
+
+@pytest.mark.parametrize("walk_share", [0.0, 1.0])  # walked, or read from the text index
+async def test_a_phrase_holding_another_alternative_s_word_is_asked_for_as_that_word(
+    session: AsyncSession, walk_share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`量化` is also searched as its dictionary word `模型量化`: PostgreSQL's index is asked
+    for `量化` alone, which every match of the phrase holds, not for the phrase's `模型`,
+    which most claims hold and which the phrase's test then rejects one by one. The same
+    claims are found either way."""
+    monkeypatch.setattr(newest_matches, "WALK_SHARE", walk_share)
+    quotes = ["model quant wins", "model alone", "quant alone", "quant then model", "filler"]
+    await add_paper(session, "p", quotes * 10, title="A paper")
+    await stored(session)
+    phrase = Term(("model", "quant"), runs=("model", "quant"))
+    query = Query((Term(("quant",), runs=("quant",), also=(phrase,)),))
+    assert "model" not in fulltext._claims_tsquery(query, relaxed=True)
+    ranked = await fulltext.match_claims(
+        session, query, fulltext.ClaimFilter(), limit=100, offset=0, window=100
+    )
+    rows = await session.execute(text("SELECT id, quote_en FROM claims"))
+    assert set(ranked.ids) == {claim_id for claim_id, quote in rows if "quant" in quote}
