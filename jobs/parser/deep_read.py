@@ -166,10 +166,14 @@ _LIMITATIONS = re.compile(rf".{{0,12}}(?:{_LIMITATION_CUES}|不足|缺陷)")  # 
 # paragraph, moving the ones around it.
 _MARKUP = re.compile(r"#{1,6}(?:\s.*)?|-{3,}|\*{3,}|_{3,}|```[^`]*|~~~.*")
 # The format's section headings, which a pipeline strips (PRODUCT.md): one left on its own
-# line, plain (`背景与动机`, `3. 方法机制`, `**实验与证据**：`), is no paragraph of the paper.
+# line, plain (`背景与动机`, `3. 方法机制`, `**实验与证据**：`, `【核心主张】`), or in English
+# (`Background`, `Key Claims:`), is no paragraph of the paper.
 _SECTION_HEADING = re.compile(
-    r"\s*(?:[0-9]{1,2}[.、)]\s*)?(?:\*\*)?(?:一句话定位|定位|背景与动机|方法机制|实验与证据|核心主张"
-    r"|评审意见|审稿意见|局限与保留意见|值得跟进)(?:\*\*)?\s*[:：]?\s*"
+    r"\s*(?:[0-9]{1,2}[.、)]\s*)?(?:\*\*)?[【\[]?(?:一句话定位|定位|背景与动机|背景|动机|方法机制|方法"
+    r"|机制|实验与证据|实验|证据|核心主张|主张|评审意见|审稿意见|评审|局限与保留意见|局限|值得跟进|后续跟进"
+    r"|(?i:positioning|background(?: and motivation)?|motivation|method(?:s|ology)?|mechanism"
+    r"|approach|experiments?(?: and evidence)?|evidence|results|(?:core |key |main )?claims"
+    r"|review|limitations?|follow[- ]ups?|future work))[】\]]?(?:\*\*)?\s*[:：]?\s*"
 )
 _LONGEST_HEADING = 24
 # A markdown export may set each quote in a blockquote (`> The results…`, nested `> >`);
@@ -251,6 +255,15 @@ _NOVELTY_UNLABELLED = (
     "the review should start with 'Novelty：'; its other labels (Soundness：, Significance：) "
     "show it is the review: read as the review, its opening as the novelty"
 )
+_LEAD_IN = re.compile(r"[^\n]{1,24}[:：]\s*")  # `实验类主张：`, `核心主张如下：`: over claims
+_LEAD_IN_LEFT = "a line over the claims (a heading or lead-in of them, not a section); left out"
+_CLAIM_NOTE = re.compile(r"\s*(?:[（(]\s*)?(?:注|备注|说明)\s*[0-9]?\s*[:：]")
+_NOTE_BETWEEN = "a note after the quote of claim {}; read as part of the claim's statement"
+_TEXT_BETWEEN = (
+    "a paragraph of the paper's text between claims {} and {} (their numbers run on): read "
+    "as its last section before its claims, not as the start of another paper"
+)
+_MOVED_MOST = 2  # paragraphs between two claims numbered on that stay with their paper
 _LINES = operator.attrgetter("lines")
 _WRITTEN_TWICE = "this paragraph repeats the one at line {}; read once"
 _ABSTRACT_GOES_ON = "blank lines split this abstract in {}: read as one paragraph"
@@ -363,7 +376,7 @@ def parse_deep_reads(
     paras: Sequence[Paragraph],
 ) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
     warnings: list[DigestWarning] = []
-    items = _classify(_without_repeats(paras, warnings), warnings)
+    items = _claims_together(_classify(_without_repeats(paras, warnings), warnings), warnings)
     _renumber_through(items, warnings)
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
@@ -464,6 +477,66 @@ def parse_deep_reads(
         first = items[0]  # nothing here is a paper: no digest
         raise DigestParseError(_LONE_NOTE if first.kind == _NOTE else _ORPHAN, first.line)
     return tuple(papers), tuple(sorted(warnings, key=lambda warning: warning.line))
+
+
+def _claims_together(items: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
+    """What an editor or a pipeline puts among a paper's claims, read so that the paper
+    stays whole (each taken for the text of a paper of its own, it split the paper in two,
+    the second named after it): a short line over the claims (`实验类主张：`) is left out;
+    between two claims whose numbers run on (`2`, then `3`), a note (`注：…`) is part of
+    the claim before it, and a paragraph or two of the paper's text (its experiments,
+    moved) is its last section, moved before its claims. A paragraph that positions a
+    paper (`本文提出…`) is another paper's text, wherever it is."""
+    kept: list[_Item] = []
+    for index, item in enumerate(items):
+        following = items[index + 1] if index + 1 < len(items) else None
+        if (
+            item.kind == _PROSE
+            and following is not None
+            and following.kind == _CLAIM_ITEM
+            and len(item.paragraph.lines) == 1
+            and _LEAD_IN.fullmatch(item.text)
+            and not _ANY_CASE_LABEL.match(item.text)
+        ):
+            warnings.append(DigestWarning(item.line, _LEAD_IN_LEFT))
+        else:
+            kept.append(item)
+    result: list[_Item] = []
+    index = 0
+    while index < len(kept):
+        end = index
+        while end < len(kept) and kept[end].kind == _PROSE:
+            end += 1
+        between, after = kept[index:end], kept[end] if end < len(kept) else None
+        before = result[-1] if result else None
+        if (
+            between
+            and before is not None
+            and after is not None
+            and before.kind == after.kind == _CLAIM_ITEM
+            and after.number == before.number + 1
+            and len(between) <= _MOVED_MOST
+            and not any(_OPENS_PAPER.match(item.text) for item in between)
+        ):
+            first = len(result)
+            while first and result[first - 1].kind == _CLAIM_ITEM:
+                first -= 1
+            for item in between:
+                if _CLAIM_NOTE.match(item.text):
+                    before.claim_lines.extend(item.paragraph.lines)
+                    warnings.append(DigestWarning(item.line, _NOTE_BETWEEN.format(before.number)))
+                else:
+                    result.insert(first, item)
+                    first += 1
+                    warnings.append(
+                        DigestWarning(item.line, _TEXT_BETWEEN.format(before.number, after.number))
+                    )
+        else:
+            result += between
+        if after is not None:
+            result.append(after)
+        index = end + 1
+    return result
 
 
 _NUMBERED_ON_AFTER = 3  # claims at least, of every paper before a run numbered on

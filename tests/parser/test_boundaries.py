@@ -760,6 +760,12 @@ SECTION_HEADINGS = [
     "实验与证据",
     "核心主张",
     "局限与保留意见",
+    "Background",
+    "Method",
+    "Experiments",
+    "Key Claims",
+    "Limitations",
+    "Follow-ups",
 ]
 
 
@@ -767,11 +773,12 @@ SECTION_HEADINGS = [
 @settings(max_examples=30, deadline=None)
 def test_section_headings_left_on_lines_of_their_own_change_no_paper(data: st.DataObject) -> None:
     """The format's section headings (PRODUCT.md), which a pipeline strips, left in on lines
-    of their own, plain, numbered or in bold, before any paragraphs: the same papers. Each
-    was a paragraph of its paper, and moved every section after it one place."""
+    of their own, plain, numbered, in bold or in brackets, in Chinese or in English, before
+    any paragraphs: the same papers. Each was a paragraph of its paper, and moved every
+    section after it one place."""
     text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
     paragraphs = text.split("\n\n")
-    dressed = data.draw(st.sampled_from(["{}", "{}：", "**{}**", "3. {}"]))
+    dressed = data.draw(st.sampled_from(["{}", "{}：", "**{}**", "3. {}", "【{}】", "{}:"]))
     before = data.draw(st.sets(st.integers(2, len(paragraphs) - 1), min_size=1, max_size=12))
     headings = st.sampled_from(SECTION_HEADINGS)
     changed = "\n\n".join(
@@ -844,3 +851,55 @@ def test_a_positioning_written_in_english_stays_its_deep_reads(seed: int) -> Non
         assert (after.kind, after.claims) == (before.kind, before.claims)
         if before.kind == KIND_DEEP_READ and before.experiments:
             assert (after.positioning, after.background) == (ENGLISH_POSITIONING, before.background)
+
+
+def _claim_gaps(seed: str) -> list[tuple[ParsedPaper, int, int, int]]:
+    """Each place before a claim of a deep read of `seed`: (paper, the number of the claim
+    before it (0: none), index of the line the claim starts on, index of the paper's last
+    prose line)."""
+    lines = seed.split("\n")
+    gaps = []
+    for paper in parse_digest(seed).papers:
+        if paper.kind != KIND_DEEP_READ or len(paper.claims) < 2:
+            continue
+        starts: dict[int, int] = {}  # claim number -> its line's index
+        for i in range(paper.line - 1, len(lines)):
+            if lines[i].startswith("Novelty"):
+                break
+            if _NUMBERED.match(lines[i]):
+                starts.setdefault(int(lines[i].split(".")[0]), i)
+        last_prose = max(i for i in range(paper.line - 1, starts[1]) if lines[i].strip())
+        gaps += [(paper, n, starts[n + 1], last_prose) for n in range(len(starts))]
+    return gaps
+
+
+def _without_lines(paper: ParsedPaper) -> ParsedPaper:
+    return replace(paper, line=0)
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=["seed 1", "seed 2"])
+def test_what_is_put_among_a_paper_s_claims_keeps_the_paper_whole(seed: str) -> None:
+    """A heading over a group of claims (`实验类主张：`, also over the first one), a note
+    after a quote (`注：…`) or the paper's experiments paragraph moved in among its claims,
+    between any two of them:
+    the paper stays one, with all its claims and its review (each was read as the text of
+    a paper of its own, which took the claims after it); the heading is left out, the note
+    joins the claim before it, the paragraph is read back as the experiments."""
+    lines = seed.split("\n")
+    whole = [_without_lines(p) for p in parse_digest(seed).papers]
+    gaps = _claim_gaps(seed)
+    assert len(gaps) >= 30
+    for paper, number, at, last_prose in gaps:
+        heading = [*lines[:at], "实验类主张：", "", *lines[at:]]
+        assert [_without_lines(p) for p in parse_digest("\n".join(heading)).papers] == whole
+        if not number:  # before the first claim: a lead-in (`核心主张如下：`) only
+            continue
+        note = "注：该数字来自原文表 3，原文未报告方差。"
+        noted = parse_digest("\n".join([*lines[:at], note, "", *lines[at:]])).papers
+        assert [p.key for p in noted] == [p.key for p in whole]
+        (read,) = [p for p in noted if p.key == paper.key]
+        assert read.claims[number - 1].text_zh.endswith(note)
+        assert read.claims[number:] == paper.claims[number:]
+        moved = lines[:last_prose] + lines[last_prose + 2 : at] + [lines[last_prose], ""]
+        moved += lines[at:]
+        assert [_without_lines(p) for p in parse_digest("\n".join(moved)).papers] == whole
