@@ -205,6 +205,10 @@ _OUT_OF_ORDER = (
     "each paper); loaded as claim {0}"
 )
 _TWICE = "claim {} appears twice in this paper: expected claim {}; {}"
+_NUMBERED_AGAIN = (
+    "the claims are numbered again from 1 here, after claim {0} of the same paper (no review "
+    "between them); read on by their place, as claims {1}, …"
+)
 _NUMBERED_ON = (
     "claims {0}–{1} are numbered on from the paper before (claims are numbered 1, 2, 3, … "
     "within each paper); read as claims 1–{2}"
@@ -581,9 +585,10 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
 
     A number used twice is a slip of the hand. When the first of the two came early (the
     number before it was expected), that one is the slip (`1 2 4 4 5`); otherwise the
-    second is read as the first number no claim of the paper uses (`1 2 2 4`). A claim
-    that repeats an earlier one word for word, or numbers that start over (`1 2 3 1 2`:
-    another paper's claims, whose text is missing), are left out."""
+    second is read as the first number no claim of the paper uses (`1 2 2 4`); numbers
+    that start again from 1 are read on (`_read_on`). A claim that repeats an earlier one
+    word for word is left out."""
+    _read_on(run, warnings)
     _mistyped_between(run, warnings)
     holders: dict[int, _Item] = {}  # number -> the claim read as it
     # number -> (number expected, index of its warning; None when it followed its neighbour)
@@ -638,6 +643,33 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
     for claim in claims:
         _unlabel_quote(claim, warnings)
     return claims
+
+
+def _read_on(run: list[_Item], warnings: list[DigestWarning]) -> None:
+    """Claims numbered again from 1 within one paper's claims (`1 2 3 4 1 2 3`: groups of
+    claims each numbered on its own, a heading between them gone) are read on by place
+    (`5 6 7`), with a warning where the numbers start again: nothing comes between them to
+    start another paper. Not a run that repeats the first claim word for word (a copy
+    pasted again: left out, as any claim repeated)."""
+    read = 0  # the number the claim before was read as
+    written = 0  # and the number it was written with
+    offset = 0  # what the claims of a run numbered again are read on by
+    for position, claim in enumerate(run):
+        following = run[position + 1] if position + 1 < len(run) else None
+        if (
+            claim.number == 1
+            and read
+            and following is not None
+            and following.number == 2
+            and replace(run[0].as_claim(), number=1) != claim.as_claim()
+        ):
+            offset = read
+            warnings.append(DigestWarning(claim.line, _NUMBERED_AGAIN.format(read, read + 1)))
+        elif offset and claim.number != written + 1:
+            offset = 0
+        written = claim.number
+        claim.number += offset
+        read = claim.number
 
 
 def _mistyped_between(run: list[_Item], warnings: list[DigestWarning]) -> None:

@@ -303,16 +303,38 @@ def test_a_claim_repeated_word_for_word_is_left_out_once() -> None:
     assert [str(w) for w in digest.warnings] == [f"line 15: claim 1 {TWICE} 2; left out"]
 
 
-def test_claims_numbered_again_from_one_are_not_renumbered_into_the_paper() -> None:
-    """`1 2 3 1 2`: the second run is another paper's claims whose text was lost; read
-    into this paper they would be claims it never made."""
-    digest = parse_digest(_numbered(1, 2, 3, 1, 2))
+@pytest.mark.parametrize(
+    ("numbers", "again_at", "after"),
+    [((1, 2, 3, 1, 2), 23, 3), ((1, 2, 3, 4, 1, 2, 3), 27, 4), ((1, 2, 1, 2, 3, 4, 5), 19, 2)],
+)
+def test_claims_numbered_again_from_one_are_read_on_by_their_place(
+    numbers: tuple[int, ...], again_at: int, after: int
+) -> None:
+    """`1 2 3 4 1 2 3`: groups of one paper's claims, each numbered from 1 (a heading over
+    each gone); nothing between them starts another paper. Every claim is kept, numbered
+    by its place, with one warning where the numbers start again."""
+    digest = parse_digest(_numbered(*numbers))
 
-    assert [c.number for c in digest.papers[0].claims] == [1, 2, 3]
-    assert [str(w) for w in digest.warnings] == [
-        f"line 23: claim 1 {TWICE} 4; left out",
-        f"line 27: claim 2 {TWICE} 4; left out",
+    assert [(c.number, c.quote_en) for c in digest.papers[0].claims] == [
+        (i + 1, f"Quote {i}.") for i in range(len(numbers))
     ]
+    assert [str(w) for w in digest.warnings] == [
+        f"line {again_at}: the claims are numbered again from 1 here, after claim {after} of "
+        f"the same paper (no review between them); read on by their place, as claims "
+        f"{after + 1}, …"
+    ]
+
+
+def test_claims_pasted_again_from_one_are_left_out() -> None:
+    """The same claims pasted again (a pipeline's retry): left out, as any claim repeated."""
+    text = HEAD + "1. 声明一。\n\n   First.\n\n2. 声明二。\n\n   Second.\n\n" * 2 + REVIEW
+    digest = parse_digest(text)
+
+    assert [(c.number, c.quote_en) for c in digest.papers[0].claims] == [
+        (1, "First."),
+        (2, "Second."),
+    ]
+    assert len(digest.warnings) == 2
 
 
 # A claim numbered as the one before it, or as the one after it.
