@@ -156,7 +156,7 @@ _POSITIONS_PAPER = re.compile(
     re.IGNORECASE,
 )
 # How a limitation or follow-up paragraph (or a piece of one) opens.
-_LIMITATION_CUES, _FOLLOW_UP_CUES = "局限|保留意见|审稿角度", "未来|后续|跟进|进一步|值得"
+_LIMITATION_CUES, _FOLLOW_UP_CUES = "局限|保留意见|审稿角度", "未来|后续|跟进|进一步|值得|方向"
 _CONTINUES_TAIL = re.compile(rf".{{0,12}}(?:{_LIMITATION_CUES}|{_FOLLOW_UP_CUES})")
 _FOLLOW_UPS = re.compile(rf".{{0,12}}(?:{_FOLLOW_UP_CUES})")
 _LIMITATIONS = re.compile(rf".{{0,12}}(?:{_LIMITATION_CUES}|不足|缺陷)")  # a lone one's
@@ -1442,12 +1442,21 @@ def _tail_length(run: list[_Item]) -> int:
 
     def cost(unit: int) -> tuple[int, bool, int]:
         shape = abs(unit - TAIL_PARAGRAPHS) + abs(len(starts) - unit - PROSE_PARAGRAPHS)
-        opening = run[starts[unit]].text
-        shape -= bool(_OPENS_PAPER.match(opening)) + bool(_POSITIONS_PAPER.match(opening))
-        shape += 2 * bool(_CONTINUES_TAIL.match(opening))
+        if unit == len(starts):  # all of it: one loss (the text) rather than two
+            shape -= 1
+        else:
+            opening = run[starts[unit]].text
+            shape -= bool(_OPENS_PAPER.match(opening)) + bool(_POSITIONS_PAPER.match(opening))
+            shape += 2 * bool(_CONTINUES_TAIL.match(opening))
         return shape, unit > TAIL_PARAGRAPHS + 1, abs(len(starts) - unit - PROSE_PARAGRAPHS)
 
-    return starts[min(range(len(starts)), key=cost)] if run else 0
+    # The next deep read may have lost all its text (its claims follow): a run no longer
+    # than a tail, nothing of which positions a paper, may be all tail.
+    whole_tail = len(starts) <= TAIL_PARAGRAPHS and not any(
+        _POSITIONS_PAPER.match(item.text) for item in run
+    )
+    units = range(len(starts) + whole_tail)
+    return ([*starts, len(run)])[min(units, key=cost)] if run else 0
 
 
 def _without_cut_paper(tail: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:

@@ -903,3 +903,27 @@ def test_what_is_put_among_a_paper_s_claims_keeps_the_paper_whole(seed: str) -> 
         moved = lines[:last_prose] + lines[last_prose + 2 : at] + [lines[last_prose], ""]
         moved += lines[at:]
         assert [_without_lines(p) for p in parse_digest("\n".join(moved)).papers] == whole
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=["seed 1", "seed 2"])
+def test_a_deep_read_that_lost_its_text_takes_nothing_of_the_paper_before(seed: str) -> None:
+    """A deep read whose four paragraphs of text are gone (its claims and review kept): the
+    paper before it keeps its limitations and follow-ups, which became this one's text
+    (its name a phrase of them) when some paragraph had to stay for it; it is read without
+    text, with the warning that says so."""
+    lines = seed.split("\n")
+    whole = parse_digest(seed).papers
+    textless = 0
+    for before, paper in itertools.pairwise(whole):
+        if before.kind != KIND_DEEP_READ or paper.kind != KIND_DEEP_READ or not before.novelty:
+            continue
+        start = paper.line - 1
+        claims = next(i for i in range(start, len(lines)) if _NUMBERED.match(lines[i]))
+        digest = parse_digest("\n".join(lines[:start] + lines[claims:]))
+        at = whole.index(before)
+        assert digest.papers[at] == before
+        lost = digest.papers[at + 1]
+        assert (lost.positioning, lost.claims, lost.novelty) == (None, paper.claims, paper.novelty)
+        assert any("has no paper text before it" in w.message for w in digest.warnings)
+        textless += 1
+    assert textless >= 3

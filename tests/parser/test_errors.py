@@ -224,10 +224,14 @@ WARNING_CASES = [
         ["line 9: the review should start with 'Novelty：', found '新颖性：'; read as the review"],
         [[1]],
     ),
-    (  # a list item, or the next paper's text: its claims number from 1
+    (  # an item of the follow-ups' list (nothing opens a paper's text): the next paper,
+        # whose claims number from 1, lost its text
         "numbered paragraph without quote as a third paragraph after the review",
         DEEP_READ_HEAD + CLAIM + REVIEW + "局限。\n\n跟进。\n\n1. 新论文？\n\n" + OTHER_CLAIM,
-        [],
+        [
+            "line 17: claim 1 has no paper text before it: a deep read starts with its "
+            "positioning paragraph; read without it, named from its first claim"
+        ],
         [[1], [1]],
     ),
     (
