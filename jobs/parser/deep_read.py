@@ -268,6 +268,16 @@ _TEXT_BETWEEN = (
     "as its last section before its claims, not as the start of another paper"
 )
 _MOVED_MOST = 2  # paragraphs between two claims numbered on that stay with their paper
+# What a language model writes around what it was asked for, on a line of its own (not a
+# lead-in to a list, which ends in a colon).
+_CHATTER = re.compile(
+    r"\s*(?:以下是|下面是|接下来是|好的[，,]|当然[，,！!]|(?i:sure|certainly|okay|ok)\b[,.!]?"
+    r"|(?i:here(?:'s| is| are| comes)\b))[^\n]*(?<![:：])\s*"
+)
+_CHATTER_LONGEST = 160  # characters: a sentence about the digest, not a paragraph of it
+_CHATTER_LEFT = (
+    "a line written around the digest (a language model's 'here is…'), not a paper's text; left out"
+)
 _LINES = operator.attrgetter("lines")
 _WRITTEN_TWICE = "this paragraph repeats the one at line {}; read once"
 _ABSTRACT_GOES_ON = "blank lines split this abstract in {}: read as one paragraph"
@@ -380,7 +390,8 @@ def parse_deep_reads(
     paras: Sequence[Paragraph],
 ) -> tuple[tuple[ParsedPaper, ...], tuple[DigestWarning, ...]]:
     warnings: list[DigestWarning] = []
-    items = _claims_together(_classify(_without_repeats(paras, warnings), warnings), warnings)
+    paras = _without_chatter(_without_repeats(paras, warnings), warnings)
+    items = _claims_together(_classify(paras, warnings), warnings)
     _renumber_through(items, warnings)
     papers: list[ParsedPaper] = []
     pending: list[_Item] = []  # plain paragraphs since the last anchor
@@ -719,6 +730,20 @@ def _repeated(
     if before is not None and before.number + 1 == claim.number:
         return True
     return after is not None and after.number == claim.number + 1 and after.number in holders
+
+
+def _without_chatter(paras: list[Paragraph], warnings: list[DigestWarning]) -> list[Paragraph]:
+    """The paragraphs without a line a pipeline's language model wrote around the digest
+    (`以下是第二篇论文的精读。`, "Sure, here is the next deep read."), with a warning: taken
+    for a paragraph of the paper around it, it moved the sections after it."""
+    kept = []
+    for paragraph in paras:
+        first = paragraph.lines[0]
+        if len(paragraph.lines) == 1 and len(first) <= _CHATTER_LONGEST and _CHATTER.match(first):
+            warnings.append(DigestWarning(paragraph.line, _CHATTER_LEFT))
+        else:
+            kept.append(paragraph)
+    return kept
 
 
 def _without_repeats(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list[Paragraph]:

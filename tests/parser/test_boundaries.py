@@ -927,3 +927,33 @@ def test_a_deep_read_that_lost_its_text_takes_nothing_of_the_paper_before(seed: 
         assert any("has no paper text before it" in w.message for w in digest.warnings)
         textless += 1
     assert textless >= 3
+
+
+CHATTER = [
+    "以下是第二篇论文的精读。",
+    "好的，下面是按模板整理的精读。",
+    "Sure, here is the deep read of the next paper, following the same template as before.",
+    "Here's the next one.",
+    "Certainly! Here are the remaining papers.",
+]
+
+
+@given(data=st.data())
+@settings(max_examples=30, deadline=None)
+def test_lines_a_language_model_wrote_around_the_digest_change_no_paper(
+    data: st.DataObject,
+) -> None:
+    """ "Sure, here is…", `以下是…的精读。`: lines a pipeline's model wrote around what it
+    was asked for, between any paragraphs, are left out, each with a warning: the same
+    papers (taken for a paragraph, each moved the sections after it)."""
+    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
+    paragraphs = text.split("\n\n")
+    before = data.draw(st.sets(st.integers(1, len(paragraphs) - 1), min_size=1, max_size=8))
+    line = st.sampled_from(CHATTER)
+    changed = "\n\n".join(
+        f"{data.draw(line)}\n\n{p}" if at in before else p for at, p in enumerate(paragraphs)
+    )
+
+    assert_same_papers(papers(changed), papers(text))
+    added = len(parse_digest(changed).warnings) - len(parse_digest(text).warnings)
+    assert added == len(before)
