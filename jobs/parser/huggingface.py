@@ -134,6 +134,10 @@ _UNTITLED = (
     "titled from its abstract: '{}'"
 )
 _UNNUMBERED = "entry's title has no number: expected 'N. <Title>'; read as entry {}"
+_TITLE_ONLY = (
+    "entry {} has only its title line ('{}'): no abstract, analysis or arXiv line follows "
+    "it before the next entry; left out"
+)
 _NUMBER_WITHOUT_TITLE = (
     "entry {}'s title line holds only its number: expected 'N. <Title>'; "
     "titled from its abstract: '{}'"
@@ -152,6 +156,7 @@ def parse_entries(
     starts: dict[int, str | None] = {}  # line index -> title (None: its title line was lost)
     placeholders: dict[int, str] = {}  # line index -> what its title line held instead
     unnumbered: list[DigestWarning] = []
+    title_only: list[DigestWarning] = []  # entries whose text was lost (a fetch that failed)
     boundaries = [len(lines)]  # entry starts, and repeated headers that end the entry before
     closed = False  # the last non-blank line was metadata: an entry ended there
     number = 0  # the last entry's
@@ -182,7 +187,12 @@ def parse_entries(
             in_turn = int(entry[1]) == number + 1 and (closed or number == 0)
             listed = following is not None and _ENTRY.fullmatch(stripped[following])
             lost_label = in_turn and not listed and not has_cjk(title[0])
-            if abstract or lost_label:
+            if in_turn and listed and int(listed[1]) == number + 2:
+                number += 1
+                title_only.append(
+                    DigestWarning(index + 1, _TITLE_ONLY.format(number, entry["title"]))
+                )
+            elif abstract or lost_label:
                 text = _title_text(title)
                 if _PLACEHOLDER_TITLE.fullmatch(text):
                     placeholders[index], text = text, ""
@@ -237,7 +247,7 @@ def parse_entries(
         if (other := _other_linked_id(paper)) is not None
     )
     # parse_digest puts every warning in line order
-    return papers, (*untitled, *unnumbered, *unlabelled, *conflicting, *pasted)
+    return papers, (*untitled, *unnumbered, *title_only, *unlabelled, *conflicting, *pasted)
 
 
 def _apart(papers: tuple[ParsedPaper, ...]) -> tuple[tuple[ParsedPaper, ...], list[DigestWarning]]:

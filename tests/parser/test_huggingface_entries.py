@@ -2,6 +2,7 @@
 or not at all, or whose long titles are wrapped over several lines holds the same papers, titles and
 abstracts: an entry is anchored by the `Abstract:` line after its title."""
 
+import itertools
 import re
 import textwrap
 from collections.abc import Callable
@@ -450,3 +451,20 @@ def test_a_paper_listed_again_with_a_revised_title_and_abstract_is_read_once() -
 
     assert [p.key for p in digest.papers] == [p.key for p in papers]
     assert not any("same arXiv ID" in str(warning) for warning in digest.warnings)
+
+
+def test_an_entry_that_kept_only_its_title_is_left_out_with_a_warning() -> None:
+    """An entry whose abstract, analysis and arXiv lines were lost (a fetch that failed),
+    its title line next to the next entry's: left out, with a warning on its line (it went
+    without a word); every other entry is read as before."""
+    lines = LIST.split("\n")
+    starts = [i for i, line in enumerate(lines) if _ENTRY.match("\n".join(lines[i : i + 3]))]
+    whole = entries(LIST)
+    assert len(starts) == len(whole) >= 10
+    for n, (start, end) in enumerate(itertools.pairwise(starts), start=1):
+        cut = "\n".join([*lines[: start + 1], "", *lines[end:]])
+        assert entries(cut) == [*whole[: n - 1], *whole[n:]]
+        digest = parse_digest(cut)
+        (warning,) = [w for w in digest.warnings if "has only its title line" in w.message]
+        assert warning.line == start + 1
+        assert warning.message.startswith(f"entry {n} has only its title line")
