@@ -58,7 +58,15 @@ _NOTE_PREFIX = NOTE[:5]
 # The note as exports dress it (`（…）`, `**…**`, `注：…`) or write it (traditional script).
 _NOTE_START = re.compile(f"{_NOTE_PREFIX}|僅依據摘要")
 _NOTE_REACH = len(_NOTE_PREFIX) + 4
-_NOTE_FIRST = frozenset("仅僅*_（(【[注")  # how a note starts, dressed or not: most text does not
+_NOTE_FIRST = frozenset("仅僅*_（(【[注AaBbOo")  # how a note starts, dressed or not
+# The note as a pipeline wrote it in English ("(Abstract only; soundness … cannot be judged
+# reliably …)", "Based on the abstract alone: …"): a sentence or two, no abstract.
+_ENGLISH_NOTE = re.compile(
+    r"[(*_\[（【]*\s*(?:abstract[- ]only|(?:based|judged) (?:only |solely )?on the abstract"
+    r"|only the abstract)",
+    re.IGNORECASE,
+)
+_ENGLISH_NOTE_LONGEST = 300
 _NOTE_ON_ITS_LINE = (
     "the note is on the abstract's line: expected a paragraph of its own after it; read as its note"
 )
@@ -950,15 +958,22 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
     def english(at: int) -> bool:
         return 0 <= at < len(items) and _is_english(items[at])
 
+    def whole(at: int) -> bool:  # English as long as a whole abstract: no piece of one
+        return english(at) and len(items[at].text.split()) >= _WHOLE_ABSTRACT_WORDS
+
     item = items[index]
     return (
         english(index)
         and indent_of(item.paragraph.lines[0]) < QUOTE_INDENT  # indented English: a quote
         and len(item.text.split()) >= _ABSTRACT_MIN_WORDS
         and not _noted(items, index)
-        and not english(index - 1)
+        and (not english(index - 1) or (whole(index) and whole(index - 1)))
         and (index == 0 or items[index - 1].kind != _CLAIM_ITEM)  # no quote that lost its indent
-        and (not english(index + 1) or _noted(items, index + 1))
+        and (
+            not english(index + 1)
+            or _noted(items, index + 1)
+            or (whole(index) and whole(index + 1))
+        )
         and not _positions_in_english(items, index)
     )
 
@@ -1033,7 +1048,10 @@ def _splits_claim(claim: _Item, body: str, after: Sequence[Paragraph]) -> bool:
 
 def _is_note(body: str) -> bool:
     """Whether a paragraph (stripped) is an abstract-only entry's note."""
-    return body[:1] in _NOTE_FIRST and _NOTE_START.search(body, 0, _NOTE_REACH) is not None
+    return body[:1] in _NOTE_FIRST and (
+        _NOTE_START.search(body, 0, _NOTE_REACH) is not None
+        or (len(body) <= _ENGLISH_NOTE_LONGEST and _ENGLISH_NOTE.match(body) is not None)
+    )
 
 
 def _note_apart(paragraph: Paragraph) -> tuple[Paragraph, Paragraph] | None:

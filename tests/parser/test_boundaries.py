@@ -377,6 +377,19 @@ def test_an_abstract_whose_note_was_lost_is_still_its_own_entry(seed: int, note:
 
 
 @pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_abstracts_whose_notes_were_all_lost_are_still_their_own_entries(seed: int) -> None:
+    """Every note of a file lost, two abstracts in a row among them (a file's first two
+    entries): each whole abstract is still its own entry, each with a warning on its line
+    (two in a row were left out as text before the first deep read)."""
+    text = DEEP_READ_SEEDS[seed]
+    lost = text.replace(NOTE_PARAGRAPH, "")
+
+    assert_same_papers(papers(lost), papers(text))
+    warned = [w for w in parse_digest(lost).warnings if w.message.startswith("abstract has no")]
+    assert len(warned) == text.count(NOTE_PARAGRAPH) > 0
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
 @pytest.mark.parametrize("opening", ["今日精读：共 8 篇论文，以下为详细评述。", "Daily digest."])
 def test_a_digests_opening_line_belongs_to_no_paper(seed: int, opening: str) -> None:
     text = DEEP_READ_SEEDS[seed]

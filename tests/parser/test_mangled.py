@@ -533,11 +533,19 @@ def test_a_file_in_another_chinese_encoding_is_refused_with_its_name(
 
 
 TRADITIONAL_NOTE = "僅依據摘要，無法可靠判斷方法 soundness 與實驗充分性，請以原文為準。"
+ENGLISH_NOTES = [
+    "(Abstract only; soundness and experimental adequacy cannot be judged reliably - see the "
+    "original paper.)",
+    "Based on the abstract alone: the method's soundness cannot be judged; refer to the paper.",
+    "**Abstract-only review.** Please consult the original for details.",
+]
 
 
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
-@pytest.mark.parametrize("dressed", ["（{}）", "**{}**", "*{}*", "注：{}", TRADITIONAL_NOTE])
-def test_an_abstracts_note_dressed_or_in_traditional_script_is_its_note(
+@pytest.mark.parametrize(
+    "dressed", ["（{}）", "**{}**", "*{}*", "注：{}", TRADITIONAL_NOTE, *ENGLISH_NOTES]
+)
+def test_an_abstracts_note_dressed_in_traditional_script_or_in_english_is_its_note(
     seed: Path, dressed: str
 ) -> None:
     text = seed.read_text(encoding="utf-8")
