@@ -1229,9 +1229,9 @@ def _cuts(lines: Sequence[str], after: str) -> list[bool | None]:
 def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     """Whether `line` opens a paragraph though no blank line comes before it: True for the
     note, or what follows it; a claim whose quote comes next; Chinese or the review after
-    a quote. False for a quote or its next piece (indented English), and for a numbered
-    list's next item, and for a claim's text after its number's line. None where only the
-    file's shape can tell (see `_run_together`)."""
+    a quote. False for a quote or its next piece (indented English), for a numbered
+    list's next item (in English too), and for a claim's text after its number's line.
+    None where only the file's shape can tell (see `_run_together`)."""
     body, previous = line.strip(), before.strip()
     if _is_note(body) or previous == NOTE:
         return True
@@ -1241,7 +1241,10 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
         return False  # a review label on a line of its own (`**Novelty**`): its text
     if _number_then_text(previous, line):
         return False  # a claim's text after its number's line
-    claim = _NUMBERED.fullmatch(body) is not None and has_cjk(body)
+    numbered = _NUMBERED.fullmatch(body) is not None
+    if numbered and indent_of(before) < QUOTE_INDENT and not has_cjk(previous + body):
+        return False  # an item of a list inside English (an abstract's contributions)
+    claim = numbered and has_cjk(body)
     chinese = claim or _is_chinese(body)
     if indent_of(line) >= QUOTE_INDENT and not chinese:
         return False

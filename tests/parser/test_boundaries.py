@@ -970,3 +970,33 @@ def test_lines_a_language_model_wrote_around_the_digest_change_no_paper(
     assert_same_papers(papers(changed), papers(text))
     added = len(parse_digest(changed).warnings) - len(parse_digest(text).warnings)
     assert added == len(before)
+
+
+_ABSTRACT_SENTENCE = re.compile(r"(?<=\. )(?=[A-Z])")
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_an_abstract_listing_its_contributions_on_numbered_lines_stays_whole(seed: int) -> None:
+    """An abstract-only entry whose abstract sets sentences on numbered lines of their own
+    (`1. We …`, `2. …`, as arXiv abstracts list contributions): still the one entry, under
+    its name, holding the whole abstract (each numbered line was cut off as a paragraph of
+    its own, and the entry named `2`)."""
+    text = DEEP_READ_SEEDS[seed]
+    whole = [p for p in parse_digest(text).papers if p.kind != KIND_DEEP_READ]
+    assert whole
+    listed = text
+    for paper in whole:
+        abstract = paper.abstract_en or ""
+        first, *rest = _ABSTRACT_SENTENCE.split(abstract)
+        assert len(rest) >= 2
+        numbered = "\n".join(
+            [first.rstrip(), *(f"{n}. {s.rstrip()}" for n, s in enumerate(rest, 1))]
+        )
+        listed = listed.replace(abstract, numbered)
+    digest = parse_digest(listed)
+    read = [p for p in digest.papers if p.kind != KIND_DEEP_READ]
+    assert [p.name or p.title for p in read] == [p.name or p.title for p in whole]
+    for paper, before in zip(read, whole, strict=True):
+        words = re.sub(r"\b\d+\. ", "", paper.abstract_en or "").split()
+        assert words == (before.abstract_en or "").split()
+    assert digest.warnings == parse_digest(text).warnings
