@@ -569,12 +569,15 @@ async def _held_elsewhere(session: AsyncSession, paper_ids: set[int], document_i
 def _lost_claims(
     row: Paper, before: Sequence[ClaimInput], after: Sequence[ClaimInput]
 ) -> list[str]:
-    """The addresses (`GAPO#3`, `2609.35259#a2`) of the claims `after` no longer has."""
+    """The addresses (`GAPO#3`, `2609.35259#a2`) of the claims `after` no longer has: as
+    many as the numbers it no longer has, named by the quotes it no longer holds when as
+    many are gone (a claim deleted and the ones after it numbered down: `#3`, not `#7`)."""
     kept = {(claim.source, claim.number) for claim in after}
+    lost = [claim for claim in before if (claim.source, claim.number) not in kept]
+    quotes = {(claim.source, claim.quote_en) for claim in after}
+    gone = [claim for claim in before if (claim.source, claim.quote_en) not in quotes]
     paper = _address(row)
-    return [
-        _claim_address(paper, claim) for claim in before if (claim.source, claim.number) not in kept
-    ]
+    return [_claim_address(paper, claim) for claim in (gone if len(gone) == len(lost) else lost)]
 
 
 def _emptied(row: Paper, before: Sequence[ClaimInput], after: Sequence[ClaimInput]) -> list[str]:

@@ -729,3 +729,21 @@ async def test_a_suspect_file_removed_is_no_longer_suspect_and_comes_back_as_one
     assert await contents(sessions) == before
     path.write_bytes(first_lines(SEED_TEXTS[AV_GRPO], 13))
     assert [entry["path"] for entry in (await ingest(sessions, [seeds])).suspect] == [str(path)]
+
+
+async def test_a_re_delivery_that_deleted_a_claim_names_that_claim(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """Claim 3 deleted and the claims after it numbered down (4-7 as 3-6): the version is
+    refused, and what it would lose is claim 3, whose quote is gone, not claim 7, the
+    number no longer used: the operator deciding on `--force` reads what goes."""
+    await ingest(sessions, [seeds])
+    text = SEED_TEXTS[AV_GRPO].decode()
+    start, end = text.index("\n3. ") + 1, text.index("\n4. ") + 1
+    rest = re.sub(r"^([4-7])\. ", lambda m: f"{int(m[1]) - 1}. ", text[end:], count=4, flags=re.M)
+    path = seeds / AV_GRPO
+    path.write_text(text[:start] + rest, encoding="utf-8")
+
+    [suspect] = (await ingest(sessions, [seeds])).suspect
+
+    assert suspect["would_lose"] == "1 claim (AV-GRPO#3)"
