@@ -106,6 +106,12 @@ _ORDINAL_CLAIM = re.compile(r"(第\s*([0-9]{1,3})\s*条\s*[：:]?)\s*(\S.*)")  #
 _NUMBERED = re.compile(f"{_CLAIM.pattern}|{_LOOSE_CLAIM.pattern}")  # either, in one C call
 _BARE_NUMBER = re.compile(r"[(（\[]?([0-9０-９]{1,3})\s*[.．、)）\]:：]?")  # a claim's number alone
 _SPACED_NUMBER = re.compile(r"\s*([0-9]{1,3})\s+(?=\S)")  # `3 全量…`: a number without its stop
+# How a list marks an item that has no number: a bullet, a Chinese numeral, a letter; or a
+# label with a number no claim pattern read (`主张1：5DAV…`: a digit after the colon).
+_ITEM_MARK = re.compile(
+    r"\s*(?:[-*•·▪◦●○■□]\s+|[一二三四五六七八九十]{1,3}[、.．]\s*|[(（][一二三四五六七八九十a-z]{1,3}[)）]"
+    r"\s*|[a-z][.)）]\s+|(?:声明|主张|论断|结论|(?i:claim|finding)\s*)[0-9]{1,3}\s*[:：]\s*)(?=\S)"
+)
 _BARE_NUMBER_LENGTH = 8  # the longest line `_BARE_NUMBER` matches, a space or two aside
 _CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 _ALL_LABELS = "|".join(["Novelty", "Soundness", "Significance", *_CHINESE_LABELS])
@@ -266,6 +272,10 @@ _ENGLISH_PAST_TAIL = (
 _NOVELTY_UNLABELLED = (
     "the review should start with 'Novelty：'; its other labels (Soundness：, Significance：) "
     "show it is the review: read as the review, its opening as the novelty"
+)
+_QUOTE_ITEM = re.compile(r"[-*•]\s+")  # a quote set as a list's item under its claim
+_QUOTE_DRESSED = (
+    "the quote of claim {} is set as Markdown (a list item, italics); read without its marks"
 )
 _LEAD_IN = re.compile(r"[^\n]{1,24}[:：]\s*")  # `实验类主张：`, `核心主张如下：`: over claims
 _LEAD_IN_LEFT = "a line over the claims (a heading or lead-in of them, not a section); left out"
@@ -660,6 +670,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
     # One without its quote was reported and is left out; out of order: reported.
     claims = sorted((c for c in holders.values() if c.quote_lines), key=lambda c: c.number)
     for claim in claims:
+        _undress_quote(claim, warnings)
         _unlabel_quote(claim, warnings)
     return claims
 
@@ -705,6 +716,24 @@ def _mistyped_between(run: list[_Item], warnings: list[DigestWarning]) -> None:
             warnings.append(DigestWarning(claim.line, _MISTYPED.format(claim.number, free)))
             numbers[claim.number], numbers[free] = 0, 1
             claim.number = free
+
+
+def _undress_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
+    """A quote set as Markdown (a list's item under its claim, `- The…`; in italics, `*The
+    …*`) is the quote without those marks: it is verbatim, and the first keys its paper."""
+    lines = list(claim.quote_lines)
+    body = lines[0].lstrip(" \t\u3000")
+    indent = lines[0][: len(lines[0]) - len(body)]
+    if item := _QUOTE_ITEM.match(body):
+        body = body[item.end() :]
+    lines[0] = indent + body
+    mark, end = body[:1], lines[-1].rstrip()
+    if mark in ("*", "_") and body[1:2] != mark and end.endswith(mark) and end[-2:-1] != mark:
+        lines[0] = indent + body[1:]
+        lines[-1] = lines[-1].rstrip()[:-1]
+    if lines != claim.quote_lines and "".join(lines).strip():
+        claim.quote_lines = lines
+        warnings.append(DigestWarning(claim.line, _QUOTE_DRESSED.format(claim.number)))
 
 
 def _unlabel_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
@@ -1145,11 +1174,14 @@ def _claim_without_number(
     else:
         number = previous.number + 1 if previous else following.number - 1 if following else 1
         lines = [*item.paragraph.lines]
-    # `3 全量…`: the number its neighbours imply, written without its stop, is not text.
+    # `3 全量…`: the number its neighbours imply, written without its stop, is not text;
+    # nor is a list's mark for an item (`• `, `一、`, `a. `).
     spaced = _SPACED_NUMBER.match(lines[0]) if lines else None
     written = spaced[1] if spaced and int(spaced[1]) == number else ""
     if spaced and written:
         lines[0] = lines[0][spaced.end() :]
+    elif lines and (mark := _ITEM_MARK.match(lines[0])):
+        lines[0] = lines[0][mark.end() :]
     claim = _Item(_CLAIM_ITEM, item.paragraph, number, lines, written=written)
     claim.quote_lines = [line for quote in quotes for line in quote.paragraph.lines]
     return claim

@@ -342,6 +342,27 @@ def test_a_quote_its_template_labelled_is_read_without_the_label(seed: Path, lab
     assert [w for w in digest.warnings if w not in warned] == list(original.warnings)
 
 
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    ("dressed", "layout"),
+    [(r"   - \1", "a list item"), (r"   *\1*", "italics"), (r"   _\1_", "underscores")],
+)
+def test_a_quote_set_as_markdown_is_read_without_its_marks(
+    seed: Path, dressed: str, layout: str
+) -> None:
+    """A quote set as a list's item under its claim, or in italics, as a Markdown export
+    writes it: the quote without the marks (it is verbatim, and the first keys its
+    paper), one warning a quote."""
+    text = seed.read_text(encoding="utf-8")
+    changed, quotes = re.subn(r"(?<=\n\n)   ([A-Za-z][^\n]*)", dressed, text)
+    original, digest = parse_digest(text), parse_digest(changed)
+
+    assert digest.papers == original.papers, layout
+    warned = [w for w in digest.warnings if "is set as Markdown" in w.message]
+    assert len(warned) == quotes > 0
+    assert [w for w in digest.warnings if w not in warned] == list(original.warnings)
+
+
 @pytest.mark.parametrize(
     "row", ["English: 44.0 / 75.3 | Chinese: 41.2 / 73.9", "EN: 24.8 | ZH: 22.1 | JA: 19.0"]
 )
