@@ -273,6 +273,10 @@ _NOVELTY_UNLABELLED = (
     "the review should start with 'Novelty：'; its other labels (Soundness：, Significance：) "
     "show it is the review: read as the review, its opening as the novelty"
 )
+_QUOTE_ABOVE = (
+    "claim {} has no quote after it, and the claim before it two: the second is read as "
+    "this claim's quote (expected after it)"
+)
 _QUOTE_ITEM = re.compile(r"[-*•]\s+")  # a quote set as a list's item under its claim
 _QUOTE_DRESSED = (
     "the quote of claim {} is set as Markdown (a list item, italics); read without its marks"
@@ -329,6 +333,7 @@ class _Item:
     quote_lines: list[str] = field(default_factory=list)
     written: str = ""  # a claim's number as written, when not `N. ` (`5、`, `5)`)
     loose: bool = False  # a `_LOOSE_CLAIM`: a claim only with its quote
+    second_quote: int = 0  # where in `quote_lines` a second indented paragraph starts
 
     @property
     def line(self) -> int:
@@ -817,6 +822,8 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 warning = _LOST_STATEMENT.format(claim.number, number, number + 1)
                 warnings.append(DigestWarning(paragraph.line, warning))
             else:
+                if claim.quote_lines and not claim.second_quote:
+                    claim.second_quote = len(claim.quote_lines)
                 claim.quote_lines.extend(paragraph.lines)
         elif after_claim and _splits_claim(
             items[-1], body, whole[at + 1 : at + 1 + _QUOTE_GOES_ON]
@@ -1318,7 +1325,19 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
     since_review: int | None = None  # plain paragraphs since the last review
     listed: int | None = None  # the number of the last list item read after a review
     before_claims = _listed_before_claims(items)
-    for item in items:
+    for before, item in zip([None, *items], items, strict=False):
+        if (
+            item.kind == _CLAIM_ITEM
+            and not item.quote_lines
+            and before is not None
+            and before.kind == _CLAIM_ITEM
+            and before.second_quote
+            and item.number == before.number + 1
+        ):
+            # Its quote moved above it, after the claim before's: two quotes there, none here.
+            item.quote_lines = before.quote_lines[before.second_quote :]
+            del before.quote_lines[before.second_quote :]
+            warnings.append(DigestWarning(item.line, _QUOTE_ABOVE.format(item.number)))
         unquoted = item.kind == _CLAIM_ITEM and not item.quote_lines
         if item.kind == _REVIEW_ITEM:
             since_review = 0

@@ -1000,3 +1000,21 @@ def test_an_abstract_listing_its_contributions_on_numbered_lines_stays_whole(see
         words = re.sub(r"\b\d+\. ", "", paper.abstract_en or "").split()
         assert words == (before.abstract_en or "").split()
     assert digest.warnings == parse_digest(text).warnings
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=["seed 1", "seed 2"])
+def test_a_quote_moved_above_its_claim_is_still_that_claim_s(seed: str) -> None:
+    """A claim's quote moved above it, after the quote of the claim before: the two claims
+    keep their own quotes, with a warning (the first took both, and the second was left
+    out for having none)."""
+    lines = seed.split("\n")
+    whole = [_without_lines(p) for p in parse_digest(seed).papers]
+    gaps = [gap for gap in _claim_gaps(seed) if gap[1]]
+    assert len(gaps) >= 30
+    for _, number, at, _ in gaps:
+        assert lines[at + 2].startswith("   ")
+        moved = [*lines[:at], lines[at + 2], "", lines[at], *lines[at + 3 :]]
+        digest = parse_digest("\n".join(moved))
+        assert [_without_lines(p) for p in digest.papers] == whole
+        (warning,) = [w for w in digest.warnings if "has no quote after it" in w.message]
+        assert warning.message.startswith(f"claim {number + 1} has no quote after it")
