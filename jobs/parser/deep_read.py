@@ -1534,26 +1534,36 @@ def _tail_length(run: list[_Item]) -> int:
     read. Between splits alike, a tail of three at most (a third follow-up happens; more is
     rather a paper that lost its claims), then the next paper's usual four: a paragraph too
     many at the start of a paper renames it, at the end of a tail it does not. A list's
-    numbered items (`1. …`) count with the paragraph before them, and open no paper."""
-    starts = [i for i, item in enumerate(run) if i == 0 or _numbered(item.text) is None]
+    numbered items (`1. …`) count with the paragraph before them, and open no paper, but
+    for one that positions a paper (`1. 本文提出…`: a paper's sections numbered)."""
+    texts = [_without_number(item.text) for item in run]
+    starts = [
+        i
+        for i, text in enumerate(texts)
+        if i == 0 or text == run[i].text or _POSITIONS_PAPER.match(text)
+    ]
 
     def cost(unit: int) -> tuple[int, bool, int]:
         shape = abs(unit - TAIL_PARAGRAPHS) + abs(len(starts) - unit - PROSE_PARAGRAPHS)
         if unit == len(starts):  # all of it: one loss (the text) rather than two
             shape -= 1
         else:
-            opening = run[starts[unit]].text
+            opening = texts[starts[unit]]
             shape -= bool(_OPENS_PAPER.match(opening)) + bool(_POSITIONS_PAPER.match(opening))
             shape += 2 * bool(_CONTINUES_TAIL.match(opening))
         return shape, unit > TAIL_PARAGRAPHS + 1, abs(len(starts) - unit - PROSE_PARAGRAPHS)
 
     # The next deep read may have lost all its text (its claims follow): a run no longer
     # than a tail, nothing of which positions a paper, may be all tail.
-    whole_tail = len(starts) <= TAIL_PARAGRAPHS and not any(
-        _POSITIONS_PAPER.match(item.text) for item in run
-    )
+    whole_tail = len(starts) <= TAIL_PARAGRAPHS and not any(map(_POSITIONS_PAPER.match, texts))
     units = range(len(starts) + whole_tail)
     return ([*starts, len(run)])[min(units, key=cost)] if run else 0
+
+
+def _without_number(text: str) -> str:
+    """A paragraph's text without the list number it starts with (`1. 本文…`), if one."""
+    numbered = _numbered(text)
+    return numbered[1] if numbered else text
 
 
 def _without_cut_paper(tail: list[_Item], warnings: list[DigestWarning]) -> list[_Item]:
@@ -1607,6 +1617,9 @@ def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
 
 def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper:
     texts = _lists_joined(read.prose, PROSE_PARAGRAPHS)
+    numbers = [numbered[0] if (numbered := _numbered(text)) else 0 for text in texts]
+    if len(texts) > 1 and numbers == list(range(1, len(texts) + 1)):
+        texts = list(map(_without_number, texts))  # its sections numbered: `1. 本文…`
     positioning, background, mechanism, experiments = _prose_sections(texts)
     claims = tuple(item.as_claim() for item in read.claims)
     # One whose text was lost is named from its first claim, and has no key of the first

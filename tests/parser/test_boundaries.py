@@ -1018,3 +1018,28 @@ def test_a_quote_moved_above_its_claim_is_still_that_claim_s(seed: str) -> None:
         assert [_without_lines(p) for p in digest.papers] == whole
         (warning,) = [w for w in digest.warnings if "has no quote after it" in w.message]
         assert warning.message.startswith(f"claim {number + 1} has no quote after it")
+
+
+@pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=["seed 1", "seed 2"])
+def test_a_deep_read_whose_sections_are_numbered_keeps_them(seed: str) -> None:
+    """A deep read whose paragraphs of text are numbered (`1. 本文定位为…`, `2. …`, as a
+    model may number sections): they are its sections, their numbers no part of them, not
+    items of the list before them (the follow-ups of the paper before, which took them)."""
+    lines = seed.split("\n")
+    whole = parse_digest(seed).papers
+    numbered_papers = 0
+    for at, (before, paper) in enumerate(itertools.pairwise(whole)):
+        if before.kind != KIND_DEEP_READ or paper.kind != KIND_DEEP_READ or not before.novelty:
+            continue
+        start = paper.line - 1
+        claims = next(i for i in range(start, len(lines)) if _NUMBERED.match(lines[i]))
+        prose = [i for i in range(start, claims) if lines[i].strip()]
+        numbered = list(lines)
+        for n, i in enumerate(prose, 1):
+            numbered[i] = f"{n}. {lines[i]}"
+        read = parse_digest("\n".join(numbered)).papers
+        assert read[at] == before
+        assert (read[at + 1].key, read[at + 1].name) == (paper.key, paper.name)
+        assert read[at + 1] == replace(paper, line=read[at + 1].line)  # the numbers no text
+        numbered_papers += 1
+    assert numbered_papers >= 3
