@@ -278,6 +278,7 @@ _QUOTE_ABOVE = (
     "this claim's quote (expected after it)"
 )
 _QUOTE_ITEM = re.compile(r"[-*•]\s+")  # a quote set as a list's item under its claim
+_MARKDOWN_QUOTE_STARTS = frozenset("-*•_")
 _QUOTE_DRESSED = (
     "the quote of claim {} is set as Markdown (a list item, italics); read without its marks"
 )
@@ -290,6 +291,11 @@ _TEXT_BETWEEN = (
     "as its last section before its claims, not as the start of another paper"
 )
 _MOVED_MOST = 2  # paragraphs between two claims numbered on that stay with their paper
+_KIND, _NUMBER = operator.attrgetter("kind"), operator.attrgetter("number")
+_KIND_LETTER = {_PROSE: "p", _CLAIM_ITEM: "c", _REVIEW_ITEM: "r", _NOTE: "n", _ABSTRACT_ITEM: "a"}
+_BEFORE_A_CLAIM = re.compile("p(?=c)")
+_BETWEEN_CLAIMS = re.compile(f"cp{{1,{_MOVED_MOST}}}c")
+_START = operator.methodcaller("start")
 # What a language model writes around what it was asked for, on a line of its own (not a
 # lead-in to a list, which ends in a colon).
 _CHATTER = re.compile(
@@ -525,20 +531,23 @@ def _claims_together(items: list[_Item], warnings: list[DigestWarning]) -> list[
     the claim before it, and a paragraph or two of the paper's text (its experiments,
     moved) is its last section, moved before its claims. A paragraph that positions a
     paper (`本文提出…`) is another paper's text, wherever it is."""
-    kept: list[_Item] = []
-    for index, item in enumerate(items):
-        following = items[index + 1] if index + 1 < len(items) else None
-        if (
-            item.kind == _PROSE
-            and following is not None
-            and following.kind == _CLAIM_ITEM
-            and len(item.paragraph.lines) == 1
-            and _LEAD_IN.fullmatch(item.text)
-            and not _ANY_CASE_LABEL.match(item.text)
-        ):
-            warnings.append(DigestWarning(item.line, _LEAD_IN_LEFT))
-        else:
-            kept.append(item)
+    # The items' kinds as letters: the places to look at are found in C (most files have
+    # no paragraph between claims, and a plain paragraph before claims once a paper).
+    kinds = "".join(map(_KIND_LETTER.__getitem__, map(_KIND, items)))
+    lead_ins = {
+        at
+        for at in map(_START, _BEFORE_A_CLAIM.finditer(kinds))
+        if len(items[at].paragraph.lines) == 1
+        and _LEAD_IN.fullmatch(text := items[at].text)
+        and not _ANY_CASE_LABEL.match(text)
+    }
+    if lead_ins:
+        warnings.extend(DigestWarning(items[at].line, _LEAD_IN_LEFT) for at in sorted(lead_ins))
+        items = [item for at, item in enumerate(items) if at not in lead_ins]
+        kinds = "".join(letter for at, letter in enumerate(kinds) if at not in lead_ins)
+    if not _BETWEEN_CLAIMS.search(kinds):
+        return items
+    kept = items
     result: list[_Item] = []
     index = 0
     while index < len(kept):
@@ -686,6 +695,8 @@ def _read_on(run: list[_Item], warnings: list[DigestWarning]) -> None:
     (`5 6 7`), with a warning where the numbers start again: nothing comes between them to
     start another paper. Not a run that repeats the first claim word for word (a copy
     pasted again: left out, as any claim repeated)."""
+    if 1 not in map(_NUMBER, itertools.islice(run, 1, None)):  # most papers: in C
+        return
     read = 0  # the number the claim before was read as
     written = 0  # and the number it was written with
     offset = 0  # what the claims of a run numbered again are read on by
@@ -726,8 +737,10 @@ def _mistyped_between(run: list[_Item], warnings: list[DigestWarning]) -> None:
 def _undress_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
     """A quote set as Markdown (a list's item under its claim, `- The…`; in italics, `*The
     …*`) is the quote without those marks: it is verbatim, and the first keys its paper."""
+    body = claim.quote_lines[0].lstrip(" \t\u3000")
+    if body[:1] not in _MARKDOWN_QUOTE_STARTS:  # most quotes
+        return
     lines = list(claim.quote_lines)
-    body = lines[0].lstrip(" \t\u3000")
     indent = lines[0][: len(lines[0]) - len(body)]
     if item := _QUOTE_ITEM.match(body):
         body = body[item.end() :]
@@ -778,9 +791,11 @@ def _without_chatter(paras: list[Paragraph], warnings: list[DigestWarning]) -> l
     """The paragraphs without a line a pipeline's language model wrote around the digest
     (`以下是第二篇论文的精读。`, "Sure, here is the next deep read."), with a warning: taken
     for a paragraph of the paper around it, it moved the sections after it."""
+    firsts = [lines[0] for lines in map(_LINES, paras)]
+    if not any(map(_CHATTER.match, firsts)):  # most files: one C call a paragraph
+        return paras
     kept = []
-    for paragraph in paras:
-        first = paragraph.lines[0]
+    for paragraph, first in zip(paras, firsts, strict=True):
         if len(paragraph.lines) == 1 and len(first) <= _CHATTER_LONGEST and _CHATTER.match(first):
             warnings.append(DigestWarning(paragraph.line, _CHATTER_LEFT))
         else:
