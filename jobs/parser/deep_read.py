@@ -154,7 +154,7 @@ _PLAIN_LABEL = re.compile(r"(?:[-*•]\s*)?(?:\*\*)?(?:Novelty|Soundness|Signifi
 
 # How a deep read's text opens: "本文…", "该论文…", "GAPO 是一篇…", "This paper …".
 _OPENS_PAPER = re.compile(
-    r"(?:本文|本论文|该文|该论文|这篇|此文|本工作|这项工作"
+    r"(?:本文|本论文|该文|该论文|这篇|此文|本工作|这项工作|该工作|本研究|该研究|这项研究|作者提出"
     r"|[A-Za-zΑ-Ωα-ω][\w.+-]*\s*是一[篇项个种]"
     r"|(?:this|our) (?:paper|work|article)|we (?:introduce|propose|present)"
     r"|in this (?:paper|work))",
@@ -163,14 +163,15 @@ _OPENS_PAPER = re.compile(
 # How a paper's positioning paragraph opens, and a limitation or follow-up does not
 # (`本文的代码尚未公开` is one of those).
 _POSITIONS_PAPER = re.compile(
-    r"(?:本文|本论文|该论文|这篇论文)(?:提出|是|的?定位|介绍|研究|针对|聚焦|关注|把|将|旨在)"
+    r"(?:本文|本论文|该论文|这篇论文|该工作|本研究|该研究|这项研究|这项工作|本工作)"
+    r"(?:提出(?!的)|是|的?定位|介绍|研究|针对|聚焦|关注|把|将|旨在)|作者提出(?!的)"
     r"|[A-Za-zΑ-Ωα-ω][\w.+-]*\s*是一篇"
     r"|(?:this|our) (?:paper|work) (?:proposes|introduces|presents|studies|is)"
     r"|we (?:introduce|propose|present)",
     re.IGNORECASE,
 )
 # How a limitation or follow-up paragraph (or a piece of one) opens.
-_LIMITATION_CUES, _FOLLOW_UP_CUES = "局限|保留意见|审稿角度", "未来|后续|跟进|进一步|值得|方向"
+_LIMITATION_CUES, _FOLLOW_UP_CUES = "局限|保留意见|审稿角度", "未来|后续|跟进|进一步|值得|以下方向"
 _CONTINUES_TAIL = re.compile(rf".{{0,12}}(?:{_LIMITATION_CUES}|{_FOLLOW_UP_CUES})")
 _FOLLOW_UPS = re.compile(rf".{{0,12}}(?:{_FOLLOW_UP_CUES})")
 _LIMITATIONS = re.compile(rf".{{0,12}}(?:{_LIMITATION_CUES}|不足|缺陷)")  # a lone one's
@@ -273,16 +274,22 @@ _NOVELTY_UNLABELLED = (
     "the review should start with 'Novelty：'; its other labels (Soundness：, Significance：) "
     "show it is the review: read as the review, its opening as the novelty"
 )
+_ANCHORS = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)?")  # what a claim and its quote share
 _QUOTE_ABOVE = (
     "claim {} has no quote after it, and the claim before it two: the second is read as "
     "this claim's quote (expected after it)"
 )
-_QUOTE_ITEM = re.compile(r"[-*•]\s+")  # a quote set as a list's item under its claim
+# A quote set as a list's item under its claim (`- The…`; not `- 0.4`, a negative number, nor
+# `* denotes…`, a table's footnote).
+_QUOTE_ITEM = re.compile(r"[-•]\s+(?=[A-Za-z\"“'‘(])")
 _MARKDOWN_QUOTE_STARTS = frozenset("-*•_")
 _QUOTE_DRESSED = (
     "the quote of claim {} is set as Markdown (a list item, italics); read without its marks"
 )
-_LEAD_IN = re.compile(r"[^\n]{1,24}[:：]\s*")  # `实验类主张：`, `核心主张如下：`: over claims
+# A line over a group of claims, speaking of them: `实验类主张：`, `核心主张如下：`, "Key claims:".
+_LEAD_IN = re.compile(
+    r"[^\n]{0,16}(?:主张|声明|结论|发现|要点|论断|(?i:claims|findings))[^\n]{0,8}[:：]\s*"
+)
 _LEAD_IN_LEFT = "a line over the claims (a heading or lead-in of them, not a section); left out"
 _CLAIM_NOTE = re.compile(r"\s*(?:[（(]\s*)?(?:注|备注|说明)\s*[0-9]?\s*[:：]")
 _NOTE_BETWEEN = "a note after the quote of claim {}; read as part of the claim's statement"
@@ -298,9 +305,13 @@ _BETWEEN_CLAIMS = re.compile(f"cp{{1,{_MOVED_MOST}}}c")
 _START = operator.methodcaller("start")
 # What a language model writes around what it was asked for, on a line of its own (not a
 # lead-in to a list, which ends in a colon).
+# In Chinese it speaks of the digest (`以下是第二篇论文的精读。`); in English it opens as a
+# reply does ("Sure, here is…", "Here's the next one."). Never indented (quotes are).
 _CHATTER = re.compile(
-    r"\s*(?:以下是|下面是|接下来是|好的[，,]|当然[，,！!]|(?i:sure|certainly|okay|ok)\b[,.!]?"
-    r"|(?i:here(?:'s| is| are| comes)\b))[^\n]*(?<![:：])\s*"
+    r"(?:(?:以下是|下面是|接下来是(?!否)|好的[，,]|当然[，,！!])[^。：:]{0,30}"
+    r"(?:精读|论文|文章|评述|解读|摘要|总结|下一篇|模板)[^。：:]{0,20}[。！!]?"
+    r"|(?i:(?:sure|certainly|okay|ok)[,!.]\s|here(?:'s| is| are| comes)\b[^:]{0,80}"
+    r"(?:paper|digest|review|deep read|summar|next|following|remaining)))[^:：]*"
 )
 _CHATTER_LONGEST = 160  # characters: a sentence about the digest, not a paragraph of it
 _CHATTER_LEFT = (
@@ -746,7 +757,8 @@ def _undress_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
         body = body[item.end() :]
     lines[0] = indent + body
     mark, end = body[:1], lines[-1].rstrip()
-    if mark in ("*", "_") and body[1:2] != mark and end.endswith(mark) and end[-2:-1] != mark:
+    wrapped = sum(line.count(mark) for line in lines) == 2  # no other `*` inside: `*GAPO* …`
+    if mark in ("*", "_") and wrapped and body[1:2] != mark and end.endswith(mark):
         lines[0] = indent + body[1:]
         lines[-1] = lines[-1].rstrip()[:-1]
     if lines != claim.quote_lines and "".join(lines).strip():
@@ -792,11 +804,15 @@ def _without_chatter(paras: list[Paragraph], warnings: list[DigestWarning]) -> l
     (`以下是第二篇论文的精读。`, "Sure, here is the next deep read."), with a warning: taken
     for a paragraph of the paper around it, it moved the sections after it."""
     firsts = [lines[0] for lines in map(_LINES, paras)]
-    if not any(map(_CHATTER.match, firsts)):  # most files: one C call a paragraph
+    if not any(map(_CHATTER.match, firsts)):  # most files: one C call a paragraph (in C)
         return paras
     kept = []
     for paragraph, first in zip(paras, firsts, strict=True):
-        if len(paragraph.lines) == 1 and len(first) <= _CHATTER_LONGEST and _CHATTER.match(first):
+        if (
+            len(paragraph.lines) == 1
+            and len(first) <= _CHATTER_LONGEST
+            and _CHATTER.fullmatch(first)
+        ):
             warnings.append(DigestWarning(paragraph.line, _CHATTER_LEFT))
         else:
             kept.append(paragraph)
@@ -1012,7 +1028,22 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
     def whole(at: int) -> bool:  # English as long as a whole abstract: no piece of one
         return english(at) and len(items[at].text.split()) >= _WHOLE_ABSTRACT_WORDS
 
+    def entries_apart(first: int) -> bool:
+        """Whether the run of whole English paragraphs from `first` is abstracts that lost
+        their notes, one after another: what follows it is no claim of a paper whose
+        sections they would be (written in English), but the end, a note, or a paper's
+        opening."""
+        end = first
+        while whole(end):
+            end += 1
+        after = items[end] if end < len(items) else None
+        return after is None or (
+            after.kind != _CLAIM_ITEM
+            and (after.kind != _PROSE or _OPENS_PAPER.match(after.text) is not None)
+        )
+
     item = items[index]
+    first = index - 1 if whole(index - 1) else index
     return (
         english(index)
         and indent_of(item.paragraph.lines[0]) < QUOTE_INDENT  # indented English: a quote
@@ -1025,6 +1056,7 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
             or _noted(items, index + 1)
             or (whole(index) and whole(index + 1))
         )
+        and (not (english(index - 1) or english(index + 1)) or entries_apart(first))
         and not _positions_in_english(items, index)
     )
 
@@ -1277,14 +1309,21 @@ def _cuts(lines: Sequence[str], after: str) -> list[bool | None]:
     if len(lines) == 1:  # most paragraphs
         return []
     padded = [*lines, after]
-    return [_opens_paragraph(*padded[index - 1 : index + 2]) for index in range(1, len(lines))]
+    english = not has_cjk(lines[0])  # a paragraph that opens in English: an abstract
+    return [
+        _opens_paragraph(*padded[index - 1 : index + 2], in_english=english)
+        for index in range(1, len(lines))
+    ]
 
 
-def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
+def _opens_paragraph(
+    before: str, line: str, after: str, *, in_english: bool = False
+) -> bool | None:
     """Whether `line` opens a paragraph though no blank line comes before it: True for the
     note, or what follows it; a claim whose quote comes next; Chinese or the review after
     a quote. False for a quote or its next piece (indented English), for a numbered
-    list's next item (in English too), and for a claim's text after its number's line.
+    list's next item (in a paragraph that opens `in_english` too), and for a claim's text
+    after its number's line.
     None where only the file's shape can tell (see `_run_together`)."""
     body, previous = line.strip(), before.strip()
     if _is_note(body) or previous == NOTE:
@@ -1296,7 +1335,12 @@ def _opens_paragraph(before: str, line: str, after: str) -> bool | None:
     if _number_then_text(previous, line):
         return False  # a claim's text after its number's line
     numbered = _NUMBERED.fullmatch(body) is not None
-    if numbered and indent_of(before) < QUOTE_INDENT and not has_cjk(previous + body):
+    if (
+        numbered
+        and in_english
+        and indent_of(before) < QUOTE_INDENT
+        and not has_cjk(previous + body)
+    ):
         return False  # an item of a list inside English (an abstract's contributions)
     claim = numbered and has_cjk(body)
     chinese = claim or _is_chinese(body)
@@ -1348,6 +1392,7 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
             and before.kind == _CLAIM_ITEM
             and before.second_quote
             and item.number == before.number + 1
+            and _closer(before.quote_lines[before.second_quote :], item, before)
         ):
             # Its quote moved above it, after the claim before's: two quotes there, none here.
             item.quote_lines = before.quote_lines[before.second_quote :]
@@ -1388,6 +1433,15 @@ def _resolve_unquoted(items: list[_Item], warnings: list[DigestWarning]) -> None
                     ),
                 )
             )
+
+
+def _closer(quote: list[str], claim: _Item, other: _Item) -> bool:
+    """Whether the quote says at least as much of what `claim` states as of what `other`
+    does, by the numbers and names a claim restates from its quote. (One that says more of
+    `other`'s is the second half of `other`'s quote, split by a blank line.)"""
+    said = set(_ANCHORS.findall(" ".join(quote).lower()))
+    shared = [len(said & set(_ANCHORS.findall(c.text.lower()))) for c in (claim, other)]
+    return shared[0] >= shared[1]
 
 
 def _in_a_list(item: _Item, since_review: int | None, listed: int | None) -> bool:
@@ -1569,8 +1623,13 @@ def _tail_length(run: list[_Item]) -> int:
         return shape, unit > TAIL_PARAGRAPHS + 1, abs(len(starts) - unit - PROSE_PARAGRAPHS)
 
     # The next deep read may have lost all its text (its claims follow): a run no longer
-    # than a tail, nothing of which positions a paper, may be all tail.
-    whole_tail = len(starts) <= TAIL_PARAGRAPHS and not any(map(_POSITIONS_PAPER.match, texts))
+    # than a tail, ending as a tail does (its follow-ups), nothing of which positions a
+    # paper, may be all tail.
+    whole_tail = (
+        0 < len(starts) <= TAIL_PARAGRAPHS
+        and bool(_CONTINUES_TAIL.match(texts[starts[-1]]))
+        and not any(map(_POSITIONS_PAPER.match, texts))
+    )
     units = range(len(starts) + whole_tail)
     return ([*starts, len(run)])[min(units, key=cost)] if run else 0
 

@@ -1002,14 +1002,47 @@ def test_an_abstract_listing_its_contributions_on_numbered_lines_stays_whole(see
     assert digest.warnings == parse_digest(text).warnings
 
 
+_WORDS_AND_NUMBERS = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)?")
+
+
+def _says_more_of_its_own(gap: tuple[ParsedPaper, int, int, int]) -> bool:
+    paper, number = gap[0], gap[1]
+    before, claim = paper.claims[number - 1], paper.claims[number]
+    said = set(_WORDS_AND_NUMBERS.findall(claim.quote_en.lower()))
+    own, other = (
+        len(said & set(_WORDS_AND_NUMBERS.findall(c.text_zh.lower()))) for c in (claim, before)
+    )
+    return own >= other
+
+
+def test_a_quote_split_by_a_blank_line_stays_whole_when_the_next_claim_has_none() -> None:
+    """Claim 2's quote in two indented paragraphs (a stray blank line), claim 3 without a
+    quote: the second half restates claim 2's names, not claim 3's, so it is the rest of
+    claim 2's quote, not claim 3's (claim 3 is left out, as a claim without a quote is)."""
+    head = "2026-01-01\n\n本文提出 GAPO。\n\n背景。\n\n机制。\n\n实验。\n\n"
+    claims = (
+        "1. GAPO 在 AIME24 上达到 49.8。\n\n   GAPO reaches 49.8 on AIME24.\n\n"
+        "2. 在 MATH500 上 GAPO 达到 94.1，高于 DAPO。\n\n   GAPO reaches 94.1 on MATH500.\n\n"
+        "   On GPQA, it is ahead of DAPO by 1.9 points.\n\n"
+        "3. 训练曲线显示梯度范数方差低 37%。\n\n"
+        "4. 去掉下界使 AIME24 下降 3.1。\n\n   Removing the floor costs 3.1 points.\n\n"
+    )
+    review = "Novelty：新。 Soundness：稳。 Significance：大。\n\n"
+    (paper,) = parse_digest(head + claims + review).papers
+
+    assert [c.number for c in paper.claims] == [1, 2, 4]
+    assert paper.claims[1].quote_en.endswith("ahead of DAPO by 1.9 points.")
+
+
 @pytest.mark.parametrize("seed", DEEP_READ_SEEDS, ids=["seed 1", "seed 2"])
 def test_a_quote_moved_above_its_claim_is_still_that_claim_s(seed: str) -> None:
     """A claim's quote moved above it, after the quote of the claim before: the two claims
     keep their own quotes, with a warning (the first took both, and the second was left
-    out for having none)."""
+    out for having none); unless the quote restates more of the claim before's numbers and
+    names than of its own claim's (then it is read as the rest of that claim's quote)."""
     lines = seed.split("\n")
     whole = [_without_lines(p) for p in parse_digest(seed).papers]
-    gaps = [gap for gap in _claim_gaps(seed) if gap[1]]
+    gaps = [gap for gap in _claim_gaps(seed) if gap[1] and _says_more_of_its_own(gap)]
     assert len(gaps) >= 30
     for _, number, at, _ in gaps:
         assert lines[at + 2].startswith("   ")
