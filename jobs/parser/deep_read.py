@@ -1043,7 +1043,6 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
         )
 
     item = items[index]
-    first = index - 1 if whole(index - 1) else index
     return (
         english(index)
         and indent_of(item.paragraph.lines[0]) < QUOTE_INDENT  # indented English: a quote
@@ -1056,7 +1055,10 @@ def _lost_its_note(items: list[_Item], index: int) -> bool:
             or _noted(items, index + 1)
             or (whole(index) and whole(index + 1))
         )
-        and (not (english(index - 1) or english(index + 1)) or entries_apart(first))
+        and (
+            not (english(index - 1) or english(index + 1))
+            or entries_apart(index - 1 if whole(index - 1) else index)
+        )
         and not _positions_in_english(items, index)
     )
 
@@ -1309,21 +1311,18 @@ def _cuts(lines: Sequence[str], after: str) -> list[bool | None]:
     if len(lines) == 1:  # most paragraphs
         return []
     padded = [*lines, after]
-    english = not has_cjk(lines[0])  # a paragraph that opens in English: an abstract
     return [
-        _opens_paragraph(*padded[index - 1 : index + 2], in_english=english)
+        _opens_paragraph(*padded[index - 1 : index + 2], opening=lines[0])
         for index in range(1, len(lines))
     ]
 
 
-def _opens_paragraph(
-    before: str, line: str, after: str, *, in_english: bool = False
-) -> bool | None:
+def _opens_paragraph(before: str, line: str, after: str, *, opening: str = "") -> bool | None:
     """Whether `line` opens a paragraph though no blank line comes before it: True for the
     note, or what follows it; a claim whose quote comes next; Chinese or the review after
     a quote. False for a quote or its next piece (indented English), for a numbered
-    list's next item (in a paragraph that opens `in_english` too), and for a claim's text
-    after its number's line.
+    list's next item (in a paragraph whose `opening` line is English too: an abstract's
+    list of contributions), and for a claim's text after its number's line.
     None where only the file's shape can tell (see `_run_together`)."""
     body, previous = line.strip(), before.strip()
     if _is_note(body) or previous == NOTE:
@@ -1337,9 +1336,9 @@ def _opens_paragraph(
     numbered = _NUMBERED.fullmatch(body) is not None
     if (
         numbered
-        and in_english
+        and opening
         and indent_of(before) < QUOTE_INDENT
-        and not has_cjk(previous + body)
+        and not has_cjk(opening + previous + body)
     ):
         return False  # an item of a list inside English (an abstract's contributions)
     claim = numbered and has_cjk(body)
