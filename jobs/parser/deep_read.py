@@ -58,7 +58,7 @@ _NOTE_PREFIX = NOTE[:5]
 # The note as exports dress it (`（…）`, `**…**`, `注：…`) or write it (traditional script).
 _NOTE_START = re.compile(f"{_NOTE_PREFIX}|僅依據摘要")
 _NOTE_REACH = len(_NOTE_PREFIX) + 4
-_NOTE_FIRST = frozenset("仅僅*_（(【[注AaBbOo")  # how a note starts, dressed or not
+_NOTE_FIRST = frozenset("仅僅*_（(【[注AaBbJjOo")  # how a note starts, dressed or not
 # The note as a pipeline wrote it in English ("(Abstract only; soundness … cannot be judged
 # reliably …)", "Based on the abstract alone: …"): a sentence or two, no abstract.
 _ENGLISH_NOTE = re.compile(
@@ -303,10 +303,10 @@ _KIND_LETTER = {_PROSE: "p", _CLAIM_ITEM: "c", _REVIEW_ITEM: "r", _NOTE: "n", _A
 _BEFORE_A_CLAIM = re.compile("p(?=c)")
 _BETWEEN_CLAIMS = re.compile(f"cp{{1,{_MOVED_MOST}}}c")
 _START = operator.methodcaller("start")
-# What a language model writes around what it was asked for, on a line of its own (not a
-# lead-in to a list, which ends in a colon).
-# In Chinese it speaks of the digest (`以下是第二篇论文的精读。`); in English it opens as a
-# reply does ("Sure, here is…", "Here's the next one."). Never indented (quotes are).
+# What a language model writes around what it was asked for, on a line of its own: in
+# Chinese it speaks of the digest (`以下是第二篇论文的精读。`), in English it opens as a reply
+# does ("Sure, here is…", "Here's the next one."). Never indented (quotes are), nor a
+# lead-in to a list (a colon).
 _CHATTER = re.compile(
     r"(?:(?:以下是|下面是|接下来是(?!否)|好的[，,]|当然[，,！!])[^。：:]{0,30}"
     r"(?:精读|论文|文章|评述|解读|摘要|总结|下一篇|模板)[^。：:]{0,20}[。！!]?"
@@ -558,14 +558,13 @@ def _claims_together(items: list[_Item], warnings: list[DigestWarning]) -> list[
         kinds = "".join(letter for at, letter in enumerate(kinds) if at not in lead_ins)
     if not _BETWEEN_CLAIMS.search(kinds):
         return items
-    kept = items
     result: list[_Item] = []
     index = 0
-    while index < len(kept):
+    while index < len(items):
         end = index
-        while end < len(kept) and kept[end].kind == _PROSE:
+        while end < len(items) and items[end].kind == _PROSE:
             end += 1
-        between, after = kept[index:end], kept[end] if end < len(kept) else None
+        between, after = items[index:end], items[end] if end < len(items) else None
         before = result[-1] if result else None
         if (
             between
@@ -804,7 +803,7 @@ def _without_chatter(paras: list[Paragraph], warnings: list[DigestWarning]) -> l
     (`以下是第二篇论文的精读。`, "Sure, here is the next deep read."), with a warning: taken
     for a paragraph of the paper around it, it moved the sections after it."""
     firsts = [lines[0] for lines in map(_LINES, paras)]
-    if not any(map(_CHATTER.match, firsts)):  # most files: one C call a paragraph (in C)
+    if not any(map(_CHATTER.match, firsts)):  # most files: one C call a paragraph
         return paras
     kept = []
     for paragraph, first in zip(paras, firsts, strict=True):
