@@ -789,17 +789,25 @@ def test_section_headings_left_on_lines_of_their_own_change_no_paper(data: st.Da
     of their own, plain, numbered, in bold or in brackets, in Chinese or in English, before
     any paragraphs: the same papers. Each was a paragraph of its paper, and moved every
     section after it one place."""
-    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
-    paragraphs = text.split("\n\n")
     dressed = data.draw(st.sampled_from(["{}", "{}：", "**{}**", "3. {}", "【{}】", "{}:"]))
-    before = data.draw(st.sets(st.integers(2, len(paragraphs) - 1), min_size=1, max_size=12))
-    headings = st.sampled_from(SECTION_HEADINGS)
-    changed = "\n\n".join(
-        f"{dressed.format(data.draw(headings))}\n\n{p}" if at in before else p
-        for at, p in enumerate(paragraphs)
-    )
+    headings = st.sampled_from(SECTION_HEADINGS).map(dressed.format)
+    text, changed, _ = lines_between_paragraphs(data, headings, first=2, most=12)
 
     assert_same_papers(papers(changed), papers(text))
+
+
+def lines_between_paragraphs(
+    data: st.DataObject, lines: st.SearchStrategy[str], *, first: int, most: int
+) -> tuple[str, str, int]:
+    """A seed, and the seed with lines drawn from `lines` put before some of its paragraphs
+    (from paragraph `first` on, `most` at most), and how many were put."""
+    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
+    paragraphs = text.split("\n\n")
+    before = data.draw(st.sets(st.integers(first, len(paragraphs) - 1), min_size=1, max_size=most))
+    changed = "\n\n".join(
+        f"{data.draw(lines)}\n\n{p}" if at in before else p for at, p in enumerate(paragraphs)
+    )
+    return text, changed, len(before)
 
 
 @pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
@@ -959,17 +967,11 @@ def test_lines_a_language_model_wrote_around_the_digest_change_no_paper(
     """ "Sure, here is…", `以下是…的精读。`: lines a pipeline's model wrote around what it
     was asked for, between any paragraphs, are left out, each with a warning: the same
     papers (taken for a paragraph, each moved the sections after it)."""
-    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
-    paragraphs = text.split("\n\n")
-    before = data.draw(st.sets(st.integers(1, len(paragraphs) - 1), min_size=1, max_size=8))
-    line = st.sampled_from(CHATTER)
-    changed = "\n\n".join(
-        f"{data.draw(line)}\n\n{p}" if at in before else p for at, p in enumerate(paragraphs)
-    )
+    text, changed, put = lines_between_paragraphs(data, st.sampled_from(CHATTER), first=1, most=8)
 
     assert_same_papers(papers(changed), papers(text))
     added = len(parse_digest(changed).warnings) - len(parse_digest(text).warnings)
-    assert added == len(before)
+    assert added == put
 
 
 _ABSTRACT_SENTENCE = re.compile(r"(?<=\. )(?=[A-Z])")
