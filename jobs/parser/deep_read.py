@@ -548,9 +548,7 @@ def _claims_together(items: list[_Item], warnings: list[DigestWarning]) -> list[
     lead_ins = {
         at
         for at in map(_START, _BEFORE_A_CLAIM.finditer(kinds))
-        if len(items[at].paragraph.lines) == 1
-        and _LEAD_IN.fullmatch(text := items[at].text)
-        and not _ANY_CASE_LABEL.match(text)
+        if len(items[at].paragraph.lines) == 1 and _LEAD_IN.fullmatch(items[at].text)
     }
     if lead_ins:
         warnings.extend(DigestWarning(items[at].line, _LEAD_IN_LEFT) for at in sorted(lead_ins))
@@ -1689,9 +1687,9 @@ def _tail_sections(tail: list[_Item]) -> tuple[str | None, str | None]:
 
 def _deep_read(read: _DeepRead, tail: list[_Item], position: int) -> ParsedPaper:
     texts = _lists_joined(read.prose, PROSE_PARAGRAPHS)
-    numbers = [numbered[0] if (numbered := _numbered(text)) else 0 for text in texts]
-    if len(texts) > 1 and numbers == list(range(1, len(texts) + 1)):
-        texts = list(map(_without_number, texts))  # its sections numbered: `1. 本文…`
+    numbered = list(map(_numbered, texts))
+    if len(texts) > 1 and [n and n[0] for n in numbered] == list(range(1, len(texts) + 1)):
+        texts = [n[1] for n in numbered if n]  # its sections numbered: `1. 本文…`
     positioning, background, mechanism, experiments = _prose_sections(texts)
     claims = tuple(item.as_claim() for item in read.claims)
     # One whose text was lost is named from its first claim, and has no key of the first
