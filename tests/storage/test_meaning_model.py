@@ -6,8 +6,11 @@ the rest of the store is searched lexically as usual."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -126,3 +129,30 @@ async def test_throughput_finds_the_chinese_throughput_claim(
     session, dense = store
     found = await search_claims(session, "throughput", dense=dense)
     assert any("吞吐" in hit.text_zh for hit in found.hits)
+
+
+ONE_THREAD = """
+import time
+import usearch.index  # loads its own OpenMP runtime first, as `serve` does
+from storage.embedders import E5Embedder
+
+model = E5Embedder(threads=1)
+model.embed_queries(["warm"])
+process, thread = time.process_time(), time.thread_time()
+model.embed_queries([f"claims about encoder latency {i}" for i in range(5)])
+print(time.thread_time() - thread, time.process_time() - process)
+"""
+
+
+def test_a_model_on_one_thread_runs_each_query_on_one_thread() -> None:
+    """The server's model takes one core per query and leaves the other to the SQL: no
+    second thread spins beside it, whichever OpenMP runtime another package loaded."""
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_THREAD],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    this_thread, whole_process = map(float, done.stdout.split())
+    assert whole_process - this_thread < 0.25 * this_thread
