@@ -43,6 +43,13 @@ SAVE_AFTER = 10_000  # vectors added since the last save that make a refresh sav
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]+")
 
 
+def _retrieved(vector: asyncio.Future[NDArray[np.float32]]) -> None:
+    """Mark a failed embedding's error as seen: the search that awaits it reports it, and
+    one begun early for a search that did not need it in the end has nobody to."""
+    if not vector.cancelled():
+        vector.exception()
+
+
 def query_text(words: str) -> str:
     """What the model is given for a search: the words as typed, control characters
     (NUL included) as spaces; already at most 300 characters (storage/search_text.py)."""
@@ -63,7 +70,7 @@ class DenseSearch:
         self.papers = VectorIndex(self.embedder.dim)
         self._refreshing = asyncio.Lock()
         self._unsaved = 0  # vectors added since the indexes were last saved
-        self._queries: OrderedDict[str, NDArray[np.float32]] = OrderedDict()  # text -> vector
+        self._queries: OrderedDict[str, asyncio.Future[NDArray[np.float32]]] = OrderedDict()
 
     @property
     def description(self) -> str:
@@ -114,19 +121,28 @@ class DenseSearch:
         ranked = sorted(zip(ids, scores, strict=True), key=lambda pair: -pair[1])
         return [(item, score) for item, score in ranked if score >= floor]
 
-    async def embed_query(self, words: str) -> NDArray[np.float32]:
-        """The query's vector, computed in a worker thread (CPU work over user text); the
-        newest QUERY_CACHE are kept, so that Next page and a repeated search do not pay
-        for the model again."""
+    def start_query(self, words: str) -> asyncio.Future[NDArray[np.float32]]:
+        """The query's vector, computed in a worker thread (CPU work over user text) from
+        now on if not already: a search can begin it before it needs it, and a second
+        search of the same words shares it. The newest QUERY_CACHE are kept, so that Next
+        page and a repeated search do not pay for the model again; a failed one is not."""
         text = query_text(words)
         vector = self._queries.get(text)
-        if vector is None:
-            matrix = await asyncio.to_thread(self.embedder.embed_queries, [text])
-            vector = matrix[0]
+        if vector is None or vector.cancelled() or (vector.done() and vector.exception()):
+            vector = asyncio.ensure_future(asyncio.to_thread(self._embed, text))
+            vector.add_done_callback(_retrieved)
             self._queries[text] = vector
             if len(self._queries) > QUERY_CACHE:
                 self._queries.popitem(last=False)
         self._queries.move_to_end(text)
+        return vector
+
+    async def embed_query(self, words: str) -> NDArray[np.float32]:
+        # Shielded: a search cancelled meanwhile leaves the vector to others waiting for it.
+        return await asyncio.shield(self.start_query(words))
+
+    def _embed(self, text: str) -> NDArray[np.float32]:
+        vector: NDArray[np.float32] = self.embedder.embed_queries([text])[0]
         return vector
 
     async def restore(self) -> bool:

@@ -416,6 +416,8 @@ async def search_claims(
             return ClaimPage([], page, False, papers, query.notes)
         if where == fulltext.ClaimFilter(without_papers=named):
             raise BadQuery("Type some words to search for.")
+    if dense is not None and dense.ready and not query.excluded:
+        dense.start_query(search.words)  # the model runs while a named paper is looked for
     first = await _named_paper(session, search.words) if paper_ids is None else None
     if first is None:
         ranking = await _ranking(session, search.words, query, where, dense, offset, limit)

@@ -4,6 +4,7 @@ hold its vectors): fusion, the similarity floor, filters, why each hit matched, 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import date
 
@@ -217,6 +218,54 @@ async def test_next_page_and_a_repeated_search_do_not_embed_the_query_again(
         again = await search_claims(session, "  model ", dense=search)
     assert model.queries == 1
     assert first.hits and second.hits and again.hits == first.hits
+
+
+class SlowEmbedder(CountingEmbedder):
+    """Counts its queries, and takes its time over them (a model under load)."""
+
+    def __init__(self, *, fail_first: bool = False) -> None:
+        super().__init__()
+        self.fail_first = fail_first
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        time.sleep(0.2)
+        if self.fail_first:
+            self.fail_first = False
+            raise RuntimeError("the model failed")
+        return super().embed_queries(texts)
+
+
+async def test_searches_of_the_same_words_at_once_share_one_embedding(seeded_url: URL) -> None:
+    model = SlowEmbedder()
+    search = DenseSearch(model)
+    async with db.open_engine(seeded_url) as engine:
+        sessions = db.session_factory(engine)
+        await search.load(sessions)
+
+        async def claims(text: str) -> list[int]:
+            async with sessions() as session:
+                found = await search_claims(session, text, dense=search)
+            return [hit.claim_id for hit in found.hits]
+
+        first, second = await asyncio.gather(claims("AUROC"), claims(" AUROC"))
+        cancelled = asyncio.ensure_future(claims("benchmark accuracy"))
+        await asyncio.sleep(0.05)  # the model is at work for it
+        cancelled.cancel()
+        after = await claims("benchmark accuracy")
+    assert model.queries == 2  # AUROC once; the cancelled search's words once, not again
+    assert first and first == second
+    assert cancelled.cancelled() and after
+
+
+async def test_a_failed_embedding_is_not_kept(seeded: AsyncSession, seeded_url: URL) -> None:
+    model = SlowEmbedder(fail_first=True)
+    search = DenseSearch(model)
+    async with db.open_engine(seeded_url) as engine:
+        await search.load(db.session_factory(engine))
+    with pytest.raises(RuntimeError):
+        await search_claims(seeded, "AUROC", dense=search)
+    assert (await search_claims(seeded, "AUROC", dense=search)).hits
+    assert model.queries == 1
 
 
 SINCE = date(2026, 9, 20)
