@@ -9,12 +9,18 @@ PAPERBOT_TEST_POSTGRES_URL to use a server of your own.
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class PostgresUnavailable(RuntimeError):
@@ -38,8 +44,18 @@ def _free_port() -> int:
         return port
 
 
+def deployed_settings() -> dict[str, str]:
+    """The settings deploy/docker-compose.yml runs PostgreSQL with (`-c name=value`): the
+    benchmarks measure the store as it is deployed."""
+    compose = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())
+    command = compose["services"]["postgres"].get("command", [])
+    pairs = [value for flag, value in itertools.pairwise(command) if flag == "-c"]
+    return dict(pair.split("=", 1) for pair in pairs)
+
+
 class PostgresServer:
-    def __init__(self) -> None:
+    def __init__(self, settings: Mapping[str, str] | None = None) -> None:
+        self.settings = dict(settings or {})
         self.bindir = _bindir()
         self.base = Path(tempfile.mkdtemp(prefix="paperbot-pg-"))
         self.data = self.base / "data"
@@ -73,7 +89,7 @@ class PostgresServer:
         options = (
             f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        )
+        ) + "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._run(
             "pg_ctl",
             "-D",

@@ -33,7 +33,7 @@ from tests.benchmarks.bench_worst import Responses, Store, command, ingest, serv
 from tests.benchmarks.corpus import benchmark_queries, ensure_corpus
 from tests.benchmarks.results import RESULTS, write_section
 from tests.fake_slack import FakeSlack
-from tests.postgres import PostgresServer
+from tests.postgres import PostgresServer, deployed_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTION = "hybrid-http"  # RESULTS.md keeps it between <!-- hybrid-http --> markers
@@ -198,7 +198,7 @@ async def main_async(args: argparse.Namespace) -> list[Run]:
             runs[-1], args.postgres_url, corpus, args.workdir, args.embedder, ingested=True
         )
     elif "postgresql" in args.stores:
-        server = PostgresServer()
+        server = PostgresServer(deployed_settings())
         try:
             url = server.start()
             runs.append(Run("PostgreSQL", args.papers))

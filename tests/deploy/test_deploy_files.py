@@ -30,6 +30,7 @@ from bot.cli import build_parser, cmd_serve
 from bot.server import SHUTDOWN_GRACE_SECONDS, running
 from bot.settings import load_settings
 from bot.watchdog import EXIT_STUCK, STUCK_AFTER_SECONDS
+from tests.postgres import deployed_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -239,6 +240,13 @@ def test_compose_runs_postgres_with_a_named_volume_and_a_health_check() -> None:
     volume = postgres["volumes"][0].split(":")[0]
     assert volume in spec["volumes"]
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+
+
+def test_compose_gives_postgres_memory_for_the_store_and_the_benchmarks_use_it() -> None:
+    settings = deployed_settings()  # what the benchmarks start PostgreSQL with
+    assert compose()["services"]["postgres"]["command"][0] == "postgres"
+    amount, unit = re.fullmatch(r"(\d+)([MG]B)", settings["shared_buffers"]).groups()  # type: ignore[union-attr]
+    assert int(amount) * (1024 if unit == "GB" else 1) >= 512  # PostgreSQL's own: 128 MB
 
 
 def mounted_secrets(service: dict[str, Any], tmp_path: Path) -> dict[str, str]:
