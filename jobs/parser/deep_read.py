@@ -113,6 +113,7 @@ _ITEM_MARK = re.compile(
     r"\s*|[a-z][.)）]\s+|(?:声明|主张|论断|结论|(?i:claim|finding)\s*)[0-9]{1,3}\s*[:：]\s*)(?=\S)"
 )
 _BARE_NUMBER_LENGTH = 8  # the longest line `_BARE_NUMBER` matches, a space or two aside
+_SUB_CLAIM = re.compile(r"([0-9]{1,3})[.．]([0-9]{1,2})(?:[.．、:：)）]|\s)\s*")  # `3.1 …`
 _CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 _ALL_LABELS = "|".join(["Novelty", "Soundness", "Significance", *_CHINESE_LABELS])
 _LABEL_STARTS = "".join(
@@ -247,6 +248,10 @@ _ON_ITS_LINE = (
 _LOST_STATEMENT = (
     "a second indented quote after claim {0}, and claim {2} next: claim {1}'s statement is "
     "missing; read as claim {1}'s quote, with no statement"
+)
+_SUB_CLAIM_JOINED = (
+    "'{}' numbers a part of claim {}, not a claim of its own (the claims after it keep their "
+    "numbers); read as part of claim {}"
 )
 _AFTER_QUOTE = (
     "an indented paragraph in Chinese after the quote of claim {} (a note, a translation); "
@@ -853,6 +858,15 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 if claim.quote_lines and not claim.second_quote:
                     claim.second_quote = len(claim.quote_lines)
                 claim.quote_lines.extend(paragraph.lines)
+        elif after_claim and indent_of(first) < QUOTE_INDENT and _part_of(items[-1], body):
+            # `3.1 …` after claim 3: numbered apart, it took claim 4's number, and claim 4
+            # itself was then left out as written twice. Its quote joins claim 3's.
+            items[-1].claim_lines.extend(paragraph.lines)
+            number = items[-1].number
+            part = body[: _SUB_CLAIM.match(body).end()].strip()  # type: ignore[union-attr]
+            warnings.append(
+                DigestWarning(paragraph.line, _SUB_CLAIM_JOINED.format(part, number, number))
+            )
         elif after_claim and _splits_claim(
             items[-1], body, whole[at + 1 : at + 1 + _QUOTE_GOES_ON]
         ):
@@ -1148,6 +1162,12 @@ def _note_apart(paragraph: Paragraph) -> tuple[Paragraph, Paragraph] | None:
         return None
     abstract = Paragraph(paragraph.line, (*before, last[:note].rstrip()))
     return abstract, Paragraph(paragraph.line + len(before), (last[note:],))
+
+
+def _part_of(claim: _Item, body: str) -> bool:
+    """Whether `body` opens with a part's number of `claim` (`3.1 …`, `3.2 …` after claim 3)."""
+    sub = _SUB_CLAIM.match(body)
+    return sub is not None and int(sub[1]) == claim.number and sub.end() < len(body)
 
 
 def _number_with_its_text(paragraph: Paragraph) -> Paragraph:

@@ -7,7 +7,7 @@ from .errors import DigestWarning
 
 # Bump whenever what ingest stores for the same input changes (the parser's output, the
 # findings of an abstract), so stored papers are re-parsed.
-PARSER_VERSION = "9"
+PARSER_VERSION = "10"
 
 FORMAT_DEEP_READ = "deep_read"
 FORMAT_HUGGINGFACE = "huggingface"

@@ -520,3 +520,50 @@ def test_a_labelled_number_before_a_statement_that_starts_with_a_digit_is_no_par
     (paper,) = parse_digest(text).papers
 
     assert [(c.number, c.text_zh) for c in paper.claims][1] == (2, "5DAV 由五维构成。")
+
+
+def _claim_lines(text: str) -> list[int]:
+    return [i for i, line in enumerate(text.split("\n")) if _CLAIM_LINE.match(line)]
+
+
+PARTS = [(seed, at) for seed, text in enumerate(DEEP_READ_SEEDS) for at in _claim_lines(text)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(PARTS), st.sampled_from(["{n}.{k} ", "{n}.{k}、", "{n}.{k}) "]))
+def test_parts_numbered_within_a_claim_stay_in_it_and_the_claims_after_keep_theirs(
+    part: tuple[int, int], written: str
+) -> None:
+    """`3.1 …` and `3.2 …`, each with its quote, after claim 3: parts of claim 3, with a
+    warning each; read as claims of their own, they took the numbers of claims 4 and 5, which
+    were then left out as written twice."""
+    seed, at = part
+    lines = DEEP_READ_SEEDS[seed].split("\n")
+    n = int(_CLAIM_LINE.match(lines[at])[1])  # type: ignore[index]
+    end = next(i for i in range(at + 1, len(lines)) if lines[i] and not lines[i].startswith(" "))
+    inserted = []
+    for k, (statement, quote) in enumerate(
+        [("其中第一部分成立。", "The first part holds on every benchmark."),
+         ("第二部分同样成立。", "The second part holds as well, by a wide margin.")], 1
+    ):  # fmt: skip
+        inserted += [written.format(n=n, k=k) + statement, "", f"   {quote}", ""]
+    changed = parse_digest("\n".join([*lines[:end], *inserted, *lines[end:]]))
+    original = parse_digest(DEEP_READ_SEEDS[seed])
+
+    assert [p.name for p in changed.papers] == [p.name for p in original.papers]
+    differing = [
+        (old, new)
+        for paper, before in zip(changed.papers, original.papers, strict=True)
+        for new, old in zip(paper.claims, before.claims, strict=True)
+        if new != old
+    ]
+    assert [len(p.claims) for p in changed.papers] == [len(p.claims) for p in original.papers]
+    [(old, new)] = differing
+    assert new.number == old.number == n
+    assert new.text_zh.startswith(old.text_zh) and "第二部分同样成立" in new.text_zh
+    assert new.quote_en.startswith(old.quote_en) and new.quote_en.endswith("wide margin.")
+    added = [w for w in changed.warnings if w not in original.warnings]
+    assert [(w.line, f"part of claim {n}" in w.message) for w in added] == [
+        (end + 1, True),
+        (end + 5, True),
+    ]
