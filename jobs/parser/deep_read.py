@@ -858,12 +858,13 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                 if claim.quote_lines and not claim.second_quote:
                     claim.second_quote = len(claim.quote_lines)
                 claim.quote_lines.extend(paragraph.lines)
-        elif after_claim and indent_of(first) < QUOTE_INDENT and _part_of(items[-1], body):
+        elif (
+            after_claim and indent_of(first) < QUOTE_INDENT and (part := _part_of(items[-1], body))
+        ):
             # `3.1 …` after claim 3: numbered apart, it took claim 4's number, and claim 4
             # itself was then left out as written twice. Its quote joins claim 3's.
             items[-1].claim_lines.extend(paragraph.lines)
             number = items[-1].number
-            part = body[: _SUB_CLAIM.match(body).end()].strip()  # type: ignore[union-attr]
             warnings.append(
                 DigestWarning(paragraph.line, _SUB_CLAIM_JOINED.format(part, number, number))
             )
@@ -1164,10 +1165,13 @@ def _note_apart(paragraph: Paragraph) -> tuple[Paragraph, Paragraph] | None:
     return abstract, Paragraph(paragraph.line + len(before), (last[note:],))
 
 
-def _part_of(claim: _Item, body: str) -> bool:
-    """Whether `body` opens with a part's number of `claim` (`3.1 …`, `3.2 …` after claim 3)."""
+def _part_of(claim: _Item, body: str) -> str:
+    """The number of a part of `claim` that `body` opens with (`3.1`, `3.2` after claim 3),
+    or nothing."""
     sub = _SUB_CLAIM.match(body)
-    return sub is not None and int(sub[1]) == claim.number and sub.end() < len(body)
+    if sub is None or int(sub[1]) != claim.number or sub.end() == len(body):
+        return ""
+    return sub[0].strip()
 
 
 def _number_with_its_text(paragraph: Paragraph) -> Paragraph:
