@@ -405,27 +405,30 @@ async def save_document(
     return result
 
 
+_NAMED_KINDS = (KIND_DEEP_READ, KIND_ABSTRACT_ONLY)  # a listing's papers have no name
+
+
 async def _named_apart(
     session: AsyncSession, papers: list[PaperInput], existing: Mapping[str, Paper]
 ) -> tuple[list[PaperInput], list[str]]:
-    """The papers, each deep read named apart from every other deep read, so that each
-    claim has an address of its own (`GAPO#3`): one the file calls by another's name keeps
-    its stored name, and a new one is numbered (`GAPO-2`), with a warning. Short acronyms
-    are reused by unrelated papers. An abstract-only entry of a deep read's name is that
-    paper (one row: `_read_again_of_name`), and a listing's paper has no name (its claims
-    are `#a1`, …)."""
+    """The papers, each deep read and abstract-only entry named apart from every other, so
+    that each claim has an address of its own (`GAPO#3`, `GAPO#a1`): one the file calls
+    by another's name keeps its stored name, and a new one is numbered (`GAPO-2`), with a
+    warning. Short acronyms are reused by unrelated papers. An abstract-only entry and a
+    deep read of one name that speak of one paper are that paper (one row:
+    `_read_again_of_name`), and a listing's paper has no name (its claims are `#a1`, …)."""
     papers = await asyncio.to_thread(_keeping_names, papers, existing)
     wanted = {
         p.key: lookup_keys.name_key(p.fields["name"])
         for p in papers
-        if p.fields.get("name") and p.fields.get("kind") == KIND_DEEP_READ
+        if p.fields.get("name") and p.fields.get("kind") in _NAMED_KINDS
     }
     holders: dict[str, set[int | str]] = {}  # name key -> the papers (ids, new ones' keys)
     listed = sorted(set(wanted.values()))
     for start in range(0, len(listed), _CHUNK):
         rows = await session.execute(
             select(Paper.name_key, Paper.id).where(
-                Paper.name_key.in_(listed[start : start + _CHUNK]), Paper.kind == KIND_DEEP_READ
+                Paper.name_key.in_(listed[start : start + _CHUNK]), Paper.kind.in_(_NAMED_KINDS)
             )
         )
         for key, paper_id in rows:
@@ -462,9 +465,10 @@ async def _named_apart(
             )
         else:
             new = await _free_name(session, name, holders, numbered)
+            first = "#a1" if paper.fields.get("kind") == KIND_ABSTRACT_ONLY else "#1"
             notes.append(
                 f"line {paper.line}: another paper is called {name}; this one is named {new}, "
-                f"so that its claims have addresses of their own ({new}#1, …)"
+                f"so that its claims have addresses of their own ({new}{first}, …)"
             )
         holders.setdefault(lookup_keys.name_key(new), set()).add(itself)
         named.append(await asyncio.to_thread(replace, paper, fields={**paper.fields, "name": new}))
@@ -932,7 +936,41 @@ async def _read_again_of_name(
             kind_and_name = (row.kind, str(row.name_key))
             if kind_and_name in wanted and row.id not in taken:
                 pairs.setdefault(kind_and_name, row)
-    return [(wanted[kind_and_name], row) for kind_and_name, row in pairs.items()]
+    found = [(wanted[kind_and_name], row) for kind_and_name, row in pairs.items()]
+    read = [row.id for _, row in found if row.kind == KIND_DEEP_READ]
+    claims = await _claims_by_paper(session, read) if read else {}
+    return await asyncio.to_thread(_of_one_subject, found, claims)
+
+
+def _of_one_subject(
+    pairs: list[tuple[PaperInput, Paper]], claims: Mapping[int, Sequence[ClaimInput]]
+) -> list[tuple[PaperInput, Paper]]:
+    """The pairs of an abstract and a deep read of one name that speak of one paper
+    (`matching.same_subject`); the others are two papers (`_named_apart` numbers them)."""
+    kept = []
+    for paper, row in pairs:
+        if row.kind == KIND_DEEP_READ:
+            abstract, read = (
+                paper.fields.get("abstract_en"),
+                _read_texts({f: getattr(row, f) for f in _READ_FIELDS}, claims.get(row.id, ())),
+            )
+        else:
+            abstract, read = row.abstract_en, _read_texts(paper.fields, paper.claims)
+        if matching.same_subject(abstract, read, row.name):
+            kept.append((paper, row))
+    return kept
+
+
+_READ_FIELDS = (
+    "positioning", "background", "mechanism", "experiments", "novelty", "soundness",
+    "significance", "limitations", "follow_ups",
+)  # fmt: skip
+
+
+def _read_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> list[str | None]:
+    """A deep read's text: its sections and its claims with their quotes."""
+    texts = [fields.get(name) for name in _READ_FIELDS]
+    return texts + [text for claim in claims for text in (claim.text_zh, claim.quote_en)]
 
 
 async def _listed_by_title(

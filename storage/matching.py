@@ -88,3 +88,33 @@ def same_elsewhere(old: frozenset[str], new: frozenset[str]) -> bool:
     shared = len(old & new)
     completes = shared >= _HELD_AT_LEAST and 5 * shared >= 4 * len(old)
     return completes or mostly_same(old, new)
+
+
+# Terms that say what a paper is about in either language: coined names and acronyms
+# (`GRPO`, `LLMs`, `d-LLMs`, `Qwen2.5`, `AIME24`), as Chinese text writes them too, and
+# figures (`5.798`, `40%`). Plain words and whole numbers say little: any two papers share
+# some.
+_TERM = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:[A-Za-z][\w.+-]*?[A-Z0-9][\w.+-]*|\d+\.\d+%?|\d+%)", re.ASCII
+)
+_SHARED_TERMS = 2  # the terms an abstract and a deep read of one name share at least
+
+
+def same_subject(abstract: str | None, read: Iterable[str | None], name: str | None) -> bool:
+    """Whether an abstract and a deep read (its sections and claims) given one name are one
+    paper: they share at least two terms besides the name. A short name is reused by
+    unrelated papers (`GAPO`, a policy optimiser and a photonics solver); the abstract and
+    the deep read of one paper speak of its methods, data and results alike."""
+    own = _terms([name])
+    shared = (_terms([abstract]) & _terms(read)) - own
+    return len(shared) >= _SHARED_TERMS
+
+
+def _terms(texts: Iterable[str | None]) -> set[str]:
+    found: set[str] = set()
+    for text in texts:
+        for term in _TERM.findall(unicodedata.normalize("NFKC", text or "")):
+            term = term.rstrip(".-+")
+            plural = term.endswith("s") and term[-2:-1].isupper()  # `LLMs`: `LLM`
+            found.add((term[:-1] if plural else term).casefold())
+    return found

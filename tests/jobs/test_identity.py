@@ -591,6 +591,38 @@ async def test_a_new_paper_of_a_taken_name_is_numbered_so_each_claim_has_one_add
         assert (said + " clearly" in second.hits[0].quote_en) == (again == "re-sent")
 
 
+# The deep read of the paper the seed lists by its abstract only (Ψ-Spec): it speaks of its
+# methods in the abstract's terms (LLM, AR, NTP, d-LLMs), as a deep read of one paper does.
+PSI_SPEC_READ = """本文提出 Ψ-Spec，一族用于扩散增强 LLM 的采样器，定位在加速 AR 生成的推理阶段。
+
+背景：NTP 训练的 AR 模型逐个生成 token，速度受限；d-LLMs 并行生成但分布不同。
+
+机制：AR 权重沿用标准 NTP 目标，扩散权重由 Diffusion Distillation 学习，一次生成多个 token。
+
+实验：在固定上下文长度下，Ψ-Spec 无损加速生成并支持推理时扩展。
+
+1. Ψ-Spec 不需要单独的草稿模型。
+
+   Unlike speculative decoding, our method requires no separate draft model.
+
+2. 扩散权重的训练几乎不给现有 LLM 训练流程增加开销。
+
+   The diffusion weights are learned through a simple Diffusion Distillation phase that
+   adds negligible overhead to existing LLM training pipelines.
+
+3. 模型分布仍是 AR 分布，采样无损。
+
+   We introduce diffusion-augmented LLMs, a new class of models that defines an AR model
+   distribution while using diffusion to draw multiple tokens in parallel.
+
+Novelty：把扩散用作 AR 分布的并行采样器。 Soundness：无损性有保证。 Significance：推理加速。
+
+局限：只在固定上下文长度下评估。
+
+后续：可扩展到更长上下文。
+"""
+
+
 async def test_the_deep_read_of_a_paper_an_abstract_only_entry_named_keeps_the_name(
     sessions: Sessions, tmp_path: Path
 ) -> None:
@@ -598,8 +630,7 @@ async def test_the_deep_read_of_a_paper_an_abstract_only_entry_named_keeps_the_n
     paper: it keeps the name, and `Ψ-Spec#3` finds its claim."""
     write(tmp_path / "2026-09-09.txt", (SEEDS / DEEP_READS).read_text(encoding="utf-8"))
     await ingest(sessions, [tmp_path])
-    psi_spec = deep_read_of(DEEP_READS, "GAPO 是一篇", ("GAPO", "Ψ-Spec"), "2026-09-16")
-    write(tmp_path / "2026-09-16.txt", psi_spec)
+    write(tmp_path / "2026-09-16.txt", f"2026-09-16\n\n{PSI_SPEC_READ}")
 
     report = await ingest(sessions, [tmp_path])
 
@@ -618,8 +649,7 @@ async def test_an_abstract_only_entry_of_a_deep_read_stored_fills_what_it_lacks(
 ) -> None:
     """The other way round: the deep read first, then an abstract-only entry of its name
     (a later digest listing it again): one row, the deep read's claims and text kept."""
-    psi_spec = deep_read_of(DEEP_READS, "GAPO 是一篇", ("GAPO", "Ψ-Spec"), "2026-09-08")
-    write(tmp_path / "2026-09-08.txt", psi_spec)
+    write(tmp_path / "2026-09-08.txt", f"2026-09-08\n\n{PSI_SPEC_READ}")
     await ingest(sessions, [tmp_path])
     claims = await review_claims(sessions)
     write(tmp_path / "2026-09-09.txt", (SEEDS / DEEP_READS).read_text(encoding="utf-8"))
@@ -633,6 +663,39 @@ async def test_an_abstract_only_entry_of_a_deep_read_stored_fills_what_it_lacks(
     assert (row.kind, row.abstract_en is not None) == ("deep_read", True)
     assert found is not None and [hit.paper.name for hit in found.hits] == ["Ψ-Spec"]
     assert await review_claims(sessions) > claims  # the seed's other deep reads joined
+
+
+PHOTONICS = (
+    "We present GAPO, a genetic algorithm for photonic optimisation that designs metasurface "
+    "lenses with 40% higher focusing efficiency than adjoint methods, using a surrogate "
+    "electromagnetic solver to evaluate candidate layouts."
+)
+
+
+@pytest.mark.parametrize("first", ["deep read", "abstract"])
+async def test_an_abstract_only_entry_of_another_paper_of_a_deep_reads_name_is_named_apart(
+    sessions: Sessions, tmp_path: Path, first: str
+) -> None:
+    """An abstract about another paper called GAPO (a photonics solver; short names are
+    reused) and the seeds' GAPO, in either order: two papers, the later named GAPO-2 with
+    a warning; neither takes the other's text."""
+    note = "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。"
+    files = {
+        "deep read": (SEEDS / DEEP_READS).read_text(encoding="utf-8"),
+        "abstract": f"2026-09-10\n\n{PHOTONICS}\n\n{note}\n",
+    }
+    write(tmp_path / "1.txt", files.pop(first))
+    await ingest(sessions, [tmp_path])
+    write(tmp_path / "2.txt", files.popitem()[1])
+
+    report = await ingest(sessions, [tmp_path])
+
+    async with sessions() as session:
+        rows = (await session.execute(select(Paper).where(Paper.name.like("GAPO%")))).scalars()
+        named = {row.name: (row.kind, row.abstract_en) for row in rows}
+    deep, listed = ("GAPO", "GAPO-2") if first == "deep read" else ("GAPO-2", "GAPO")
+    assert named == {deep: ("deep_read", None), listed: ("abstract_only", PHOTONICS)}
+    assert any("this one is named GAPO-2" in w["warning"] for w in report.warnings)
 
 
 @pytest.mark.parametrize(
