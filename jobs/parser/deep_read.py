@@ -113,6 +113,7 @@ _ITEM_MARK = re.compile(
     r"\s*|[a-z][.)）]\s+|(?:声明|主张|论断|结论|(?i:claim|finding)\s*)[0-9]{1,3}\s*[:：]\s*)(?=\S)"
 )
 _BARE_NUMBER_LENGTH = 8  # the longest line `_BARE_NUMBER` matches, a space or two aside
+_DISPLAY = ("$$", "\\[", "\\begin{")  # how a display formula opens
 _SUB_CLAIM = re.compile(r"([0-9]{1,3})[.．]([0-9]{1,2})(?:[.．、:：)）]|\s)\s*")  # `3.1 …`
 _CHINESE_LABELS = {"新颖性": "Novelty", "可靠性": "Soundness", "重要性": "Significance"}
 _ALL_LABELS = "|".join(["Novelty", "Soundness", "Significance", *_CHINESE_LABELS])
@@ -906,6 +907,11 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
             # translation; it stays with the claim rather than cut its paper in two.
             items[-1].claim_lines.extend(paragraph.lines)
             warnings.append(DigestWarning(paragraph.line, _AFTER_QUOTE.format(items[-1].number)))
+        elif items and items[-1].kind == _PROSE and _display_block(paragraph.lines):
+            # A table or a display formula set apart is part of the section before it;
+            # counted as a section of its own, it moved every section after it.
+            so_far = items[-1].paragraph
+            items[-1].paragraph = Paragraph(so_far.line, so_far.lines + paragraph.lines)
         elif _is_note(body):
             items.append(_Item(_NOTE, paragraph))
         elif (
@@ -1163,6 +1169,13 @@ def _note_apart(paragraph: Paragraph) -> tuple[Paragraph, Paragraph] | None:
         return None
     abstract = Paragraph(paragraph.line, (*before, last[:note].rstrip()))
     return abstract, Paragraph(paragraph.line + len(before), (last[note:],))
+
+
+def _display_block(lines: Sequence[str]) -> bool:
+    """A Markdown table (`| … |` rows) or a display formula (`$$ … $$`, `\\[ … \\]`,
+    `\\begin{…}`) as a paragraph of its own."""
+    first = lines[0].lstrip()
+    return first.startswith(_DISPLAY) or all(line.lstrip().startswith("|") for line in lines)
 
 
 def _part_of(claim: _Item, body: str) -> str:

@@ -1078,3 +1078,41 @@ def test_a_deep_read_whose_sections_are_numbered_keeps_them(seed: str) -> None:
         assert read[at + 1] == replace(paper, line=read[at + 1].line)  # the numbers no text
         numbered_papers += 1
     assert numbered_papers >= 3
+
+
+# Tables and display formulas a pipeline may set apart as paragraphs of their own.
+DISPLAY_BLOCKS = [
+    "| 模型 | AQ | CLIP |\n|---|---|---|\n| AV-GRPO | 5.798 | 0.327 |",
+    "$$\nJ(P)=E_P[r]-\\beta D_{KL}(P\\|P_0)\n$$",
+    "\\[ \\sigma_t = a\\sqrt{t/(1-t)} \\]",
+    "\\begin{equation}\nL = L_{NTP} + \\lambda L_{KD}\n\\end{equation}",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_table_or_a_formula_set_apart_stays_in_the_section_before_it(
+    data: st.DataObject,
+) -> None:
+    """A table or a display formula as a paragraph of its own, after any paragraph of a
+    deep read's text: the section before it holds it, and no other section or claim moves
+    (counted as a section, it moved every section after it one place)."""
+    text = data.draw(st.sampled_from(DEEP_READ_SEEDS))
+    paragraphs = text.split("\n\n")
+    at = data.draw(st.sampled_from([i for i, p in enumerate(paragraphs) if is_prose(p)]))
+    block = data.draw(st.sampled_from(DISPLAY_BLOCKS))
+    changed = parse_digest("\n\n".join([*paragraphs[: at + 1], block, *paragraphs[at + 1 :]]))
+    original = parse_digest(text)
+
+    def squeezed(paper: ParsedPaper, name: str) -> str:
+        return "".join((getattr(paper, name) or "").split())
+
+    assert [p.claims for p in changed.papers] == [p.claims for p in original.papers]
+    grown = [
+        (new, old, name)
+        for new, old in zip(changed.papers, original.papers, strict=True)
+        for name in _PROSE_SECTIONS
+        if squeezed(new, name) != squeezed(old, name)
+    ]
+    [(new, old, name)] = grown
+    assert squeezed(new, name) == squeezed(old, name) + "".join(block.split())
