@@ -108,7 +108,8 @@ _META = re.compile(
     + r"\|(?P<cell>[^|]*)\|?",
     re.IGNORECASE,
 )
-_LIST_SEPARATOR = re.compile(r"\s*[,，;；]\s*")
+# Authors are listed with commas, and the last often with `and` (`A, B and C`, `A, B, and C`).
+_LIST_SEPARATOR = re.compile(r"\s*[,，;；、]\s*(?:and\s+)?|\s+(?:and|&)\s+")
 _CATEGORY_SEPARATOR = re.compile(r"[\s,，;；]+")
 
 # Analysis noise: citation numbers alone on a line ("19", "12, 13") and markdown escapes.

@@ -468,3 +468,18 @@ def test_an_entry_that_kept_only_its_title_is_left_out_with_a_warning() -> None:
         (warning,) = [w for w in digest.warnings if "has only its title line" in w.message]
         assert warning.line == start + 1
         assert warning.message.startswith(f"entry {n} has only its title line")
+
+
+@pytest.mark.parametrize(
+    "written", ["{a}, {b} and {c}", "{a}, {b}, and {c}", "{a}；{b}、{c}", "{a}, {b} & {c}"]
+)
+def test_authors_listed_with_and_are_each_an_author(written: str) -> None:
+    """`A, B and C`: three authors, as `A, B, C` is (it was two, `B and C` one of them)."""
+    line = next(line for line in LIST.split("\n") if line.startswith("Authors: "))
+    names = line.removeprefix("Authors: ").split(",")[:3]
+    assert len(names) == 3
+    listed = written.format(a=names[0], b=names[1], c=names[2])
+    original = parse_digest(LIST).papers[0].authors
+    changed = parse_digest(LIST.replace(line, f"Authors: {listed}", 1)).papers[0].authors
+
+    assert changed == original[:3] == tuple(names)
