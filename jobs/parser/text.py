@@ -25,6 +25,8 @@ _DEBRIS = "\ufeff\u200b\u2060\u200e\u200f\u00ad"  # the last: a soft hyphen, web
 # byte: colours), or ESC, intermediates and a final byte (`ESC ( B`), or a lone ESC.
 _ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]|[ -/]{0,8}[0-~]?)")
 LOST = "\ufffd"  # a character lost in encoding
+# Numbers written as emoji keycaps (`1️⃣`, `1️⃣0️⃣`, `🔟`), as chat tools number a list.
+_KEYCAPS = re.compile("(?:[0-9]\ufe0f?\u20e3)+|\U0001f51f")
 # How a markdown export dresses a line the format writes plain: a heading, bold.
 DRESSING = r"(?:#{1,6}\s*)?(?:\*\*)?"
 # A UTF-8 file with at most this many stray bytes, and one for every 100 of its other
@@ -77,7 +79,15 @@ def without_debris(text: str) -> str:
             text = text.replace(char, "")
     if "\x1b" in text:  # colours a terminal's output kept (`\x1b[1mAV-GRPO\x1b[0m`)
         text = _ESCAPE_SEQUENCE.sub("", text)
+    if "\u20e3" in text or "\U0001f51f" in text:
+        text = _KEYCAPS.sub(_keycap_number, text)
     return text
+
+
+def _keycap_number(keycaps: re.Match[str]) -> str:
+    """`1️⃣` as `1.`, `1️⃣0️⃣` and `🔟` as `10.`: the number a list's item holds."""
+    digits = "".join(c for c in keycaps[0] if c.isdigit()) or "10"
+    return f"{digits}."
 
 
 def decode_digest(data: bytes) -> str:

@@ -567,3 +567,18 @@ def test_parts_numbered_within_a_claim_stay_in_it_and_the_claims_after_keep_thei
         (end + 1, True),
         (end + 5, True),
     ]
+
+
+def keycaps(number: int) -> str:
+    return "".join(f"{digit}\ufe0f\u20e3" for digit in str(number))
+
+
+@pytest.mark.parametrize("seed", range(len(DEEP_READ_SEEDS)))
+def test_claims_numbered_with_emoji_keycaps_are_the_same_claims(seed: int) -> None:
+    """`1️⃣ …`, `1️⃣0️⃣ …`, as chat tools number a list: the claims, numbers out of their text."""
+    text = DEEP_READ_SEEDS[seed]
+    changed = _CLAIM_LINE.sub(lambda m: f"{keycaps(int(m[1]))} ", text)
+    assert changed != text
+
+    assert parse_digest(changed).papers == parse_digest(text).papers
+    assert parse_digest(changed).warnings == parse_digest(text).warnings
