@@ -950,10 +950,8 @@ def _of_one_subject(
     kept = []
     for paper, row in pairs:
         if row.kind == KIND_DEEP_READ:
-            abstract, read = (
-                paper.fields.get("abstract_en"),
-                _read_texts({f: getattr(row, f) for f in _READ_FIELDS}, claims.get(row.id, ())),
-            )
+            abstract = paper.fields.get("abstract_en")
+            read = _read_texts({f: getattr(row, f) for f in _READ_FIELDS}, claims.get(row.id, ()))
         else:
             abstract, read = row.abstract_en, _read_texts(paper.fields, paper.claims)
         if matching.same_subject(abstract, read, row.name):
