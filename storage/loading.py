@@ -704,10 +704,8 @@ def _cut_short(
 
 # A paper's texts in the order its file gives them (a listing's, a deep read's); claims of
 # its review between the two, an abstract's findings (made from the abstract) left out.
-_TEXTS_BEFORE_CLAIMS = (
-    "abstract_en", "abstract_zh", "llm_analysis",
-    "positioning", "background", "mechanism", "experiments",
-)  # fmt: skip
+_SECTIONS_BEFORE_CLAIMS = ("positioning", "background", "mechanism", "experiments")
+_TEXTS_BEFORE_CLAIMS = ("abstract_en", "abstract_zh", "llm_analysis", *_SECTIONS_BEFORE_CLAIMS)
 _TEXTS_AFTER_CLAIMS = ("novelty", "soundness", "significance", "limitations", "follow_ups")
 _LINKS = ("pdf_url", "arxiv_url", "coolpaper_url")  # a listing's, after its analysis
 
@@ -959,10 +957,7 @@ def _of_one_subject(
     return kept
 
 
-_READ_FIELDS = (
-    "positioning", "background", "mechanism", "experiments", "novelty", "soundness",
-    "significance", "limitations", "follow_ups",
-)  # fmt: skip
+_READ_FIELDS = (*_SECTIONS_BEFORE_CLAIMS, *_TEXTS_AFTER_CLAIMS)  # a deep read's sections
 
 
 def _read_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> list[str | None]:
