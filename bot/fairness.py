@@ -9,6 +9,7 @@ wait; the others queue for one of `at_once` slots, first come, first served.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Coroutine
 from typing import Any
 
@@ -16,6 +17,10 @@ from bot import blocks
 from bot.blocks import Message
 
 SEARCHES_AT_ONCE = 4  # per process; the database has two cores' worth of work to give
+# Background work (embedding, and the look for what waits to be embedded at start) waits
+# for a moment without searches, but never longer than this: a bot searched without a
+# break still embeds what an ingest added.
+QUIET_WAIT = 2.0
 
 WAIT = blocks.text_reply(
     "Your previous search is still running; its answer will appear here. Search again when it has."
@@ -26,6 +31,8 @@ class SearchGate:
     def __init__(self, at_once: int = SEARCHES_AT_ONCE) -> None:
         self._slots = asyncio.Semaphore(at_once)
         self._searching: set[str] = set()
+        self._quiet = asyncio.Event()  # set while no search runs or waits
+        self._quiet.set()
 
     async def run(self, user: str, search: Coroutine[Any, Any, Message]) -> Message:
         """The search's reply, or a request to wait when `user` has one running."""
@@ -33,8 +40,18 @@ class SearchGate:
             search.close()
             return WAIT
         self._searching.add(user)
+        self._quiet.clear()
         try:
             async with self._slots:
                 return await search
         finally:
             self._searching.discard(user)
+            if not self._searching:
+                self._quiet.set()
+
+    async def quiet(self, at_most: float = QUIET_WAIT) -> None:
+        """Return once no search runs, or after `at_most` seconds: background work goes
+        between searches, not beside them (two cores: beside them, it slows them)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(at_most):
+                await self._quiet.wait()

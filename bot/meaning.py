@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import URL
 
-from jobs.embedding import embed_pending
+from jobs.embedding import Pause, embed_pending
 from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.embedders import Embedder, load_embedder
@@ -58,9 +58,10 @@ class Meaning:
             await self.search.load(sessions)
             await self.search.warm()
 
-    async def embed(self, sessions: Sessions) -> None:
-        """Embed what waits and refresh the indexes. A request while a run is going makes
-        that run go once more at its end, so nothing ingested meanwhile waits for the next."""
+    async def embed(self, sessions: Sessions, pause: Pause | None = None) -> None:
+        """Embed what waits and refresh the indexes, awaiting `pause` before each step. A
+        request while a run is going makes that run go once more at its end, so nothing
+        ingested meanwhile waits for the next."""
         if self.search is None or self.passages is None:
             return
         if self._running.locked():
@@ -70,13 +71,13 @@ class Meaning:
             while True:
                 self._again = False
                 try:
-                    report = await embed_pending(sessions, self.passages)
+                    report = await embed_pending(sessions, self.passages, pause=pause)
                     await self.search.refresh(sessions)
                 except Exception:  # search stays as it was; the next ingest tries again
                     log.exception("embedding for search by meaning failed")
                     return
                 if report.embedded:
-                    log.info("embedded %d items; %d wait", report.embedded, report.waiting)
+                    log.info("embedded %d items", report.embedded)
                 if not self._again:
                     return
 

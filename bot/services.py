@@ -44,9 +44,10 @@ class Services:
         return self.meaning.search
 
     def embed_in_background(self) -> None:
-        """Vectors for what an ingest added, without holding up anything else."""
+        """Vectors for what an ingest added (or what waits at start), without holding up
+        anything else: each step of it waits until no search runs."""
         if self.meaning.search is not None:
-            self.embedding_work(self.meaning.embed(self.sessions), "embedding")
+            self.embedding_work(self.meaning.embed(self.sessions, self.searches.quiet), "embedding")
 
     def embedding_work(self, work: Coroutine[Any, Any, Any], name: str) -> None:
         """Background work for search by meaning: tracked, and stopped at once at

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -25,13 +25,14 @@ log = logging.getLogger(__name__)
 BATCH = 16
 
 Progress = Callable[[int, int], None]  # (done, total)
+Pause = Callable[[], Awaitable[None]]
 
 
 @dataclass
 class EmbedReport:
     embedded: int = 0
     batches: int = 0
-    waiting: int = 0  # items still without a vector when the run ended
+    waiting: int | None = None  # items still without a vector when the run ended, if counted
     stored: set[tuple[str, int]] = field(default_factory=set)  # (kind, id) given a vector
 
 
@@ -42,21 +43,28 @@ async def embed_pending(
     batch: int = BATCH,
     progress: Progress | None = None,
     max_batches: int | None = None,
+    pause: Pause | None = None,
 ) -> EmbedReport:
-    """Embed everything that waits (at most `max_batches` batches), claims first."""
+    """Embed everything that waits (at most `max_batches` batches), claims first. With
+    `pause`, awaited before each step (a window of ids looked through, a batch embedded),
+    the run gives way to other work, and counts nothing: a count reads every item at once."""
     report = EmbedReport()
-    async with sessions() as session:
-        total = await vectors.waiting(session, embedder)
+    total = 0
     if progress:
+        async with sessions() as session:
+            total = await vectors.waiting(session, embedder)
         progress(0, total)
     for kind in vectors.KINDS:
-        after = 0
-        while max_batches is None or report.batches < max_batches:
+        after: int | None = 0
+        while after is not None and (max_batches is None or report.batches < max_batches):
+            if pause is not None:
+                await pause()
             read_at = datetime.now(UTC)
             async with sessions() as session:
-                items = await vectors.pending(session, embedder, kind, after, batch)
+                items, window_end = await vectors.pending(session, embedder, kind, after, batch)
             if not items:
-                break
+                after = window_end  # nothing waits in this window: the next one, if any
+                continue
             texts = [item.text for item in items]
             matrix = await asyncio.to_thread(embedder.embed_passages, texts)
             async with db.writing(sessions) as session:
@@ -66,6 +74,7 @@ async def embed_pending(
             after = items[-1].item_id
             if progress:
                 progress(min(report.embedded, total), total)
-    async with sessions() as session:
-        report.waiting = await vectors.waiting(session, embedder)
+    if pause is None:
+        async with sessions() as session:
+            report.waiting = await vectors.waiting(session, embedder)
     return report

@@ -153,27 +153,26 @@ async def waiting(session: AsyncSession, embedder: Embedder) -> int:
 
 async def pending(
     session: AsyncSession, embedder: Embedder, kind: str, after: int, limit: int
-) -> list[Pending]:
-    """The next items of `kind` without a current vector, in id order after `after`."""
+) -> tuple[list[Pending], int | None]:
+    """Up to `limit` items of `kind` without a current vector among the next PENDING_WINDOW
+    ids after `after`, in id order, and the last id of that window (None: it reached the
+    newest). One window a call, so that a caller can give way between windows."""
     table = Claim if kind == VECTOR_OF_CLAIM else Paper
-    while True:
-        ends = select(table.id).where(table.id > after).order_by(table.id)
-        upto = (await session.execute(ends.offset(PENDING_WINDOW - 1).limit(1))).scalar()
-        if kind == VECTOR_OF_CLAIM:
-            claims = _missing_claims(embedder, after, upto).order_by(Claim.id).limit(limit)
-            found = [
-                Pending(kind, i, p, claim_text(zh, en))
-                for i, p, zh, en in await session.execute(claims)
-            ]
-        else:
-            papers = _missing_papers(embedder, after, upto).order_by(Paper.id).limit(limit)
-            found = [
-                Pending(kind, row[0], row[0], paper_text(*row[1:]))
-                for row in await session.execute(papers)
-            ]
-        if found or upto is None:
-            return found
-        after = upto  # this window has every vector: the next one
+    ends = select(table.id).where(table.id > after).order_by(table.id)
+    upto = (await session.execute(ends.offset(PENDING_WINDOW - 1).limit(1))).scalar()
+    if kind == VECTOR_OF_CLAIM:
+        claims = _missing_claims(embedder, after, upto).order_by(Claim.id).limit(limit)
+        found = [
+            Pending(kind, i, p, claim_text(zh, en))
+            for i, p, zh, en in await session.execute(claims)
+        ]
+    else:
+        papers = _missing_papers(embedder, after, upto).order_by(Paper.id).limit(limit)
+        found = [
+            Pending(kind, row[0], row[0], paper_text(*row[1:]))
+            for row in await session.execute(papers)
+        ]
+    return found, upto
 
 
 async def save(

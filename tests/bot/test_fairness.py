@@ -44,6 +44,29 @@ async def test_searches_beyond_the_slots_queue_in_order() -> None:
     assert started == ["s0", "s1", "s2", "s3", "s4"]
 
 
+async def test_background_work_waits_for_a_moment_without_searches() -> None:
+    gate, release, started = SearchGate(), asyncio.Event(), list[str]()
+    await asyncio.wait_for(gate.quiet(), 0.1)  # no search: at once
+    search = asyncio.create_task(gate.run("U1", held(release, started, "first")))
+    await asyncio.sleep(0)
+    waiting = asyncio.create_task(gate.quiet(at_most=5))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    release.set()
+    await search
+    await asyncio.wait_for(waiting, 0.1)  # the search ended: background work goes on
+
+
+async def test_background_work_is_not_starved_by_searches_without_a_break() -> None:
+    gate, release, started = SearchGate(), asyncio.Event(), list[str]()
+    search = asyncio.create_task(gate.run("U1", held(release, started, "endless")))
+    await asyncio.sleep(0)
+    await asyncio.wait_for(gate.quiet(at_most=0.05), 1)
+    assert not search.done()
+    release.set()
+    await search
+
+
 COSTLY = [
     '"' + " ".join(["a"] * 149) + '"',
     " ".join(f'"{w} model"' for w in ("the", "of", "and", "in", "to", "we", "a", "is", "on")),

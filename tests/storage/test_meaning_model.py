@@ -79,12 +79,12 @@ async def store(
         for pattern in ENGLISH_ONLY:
             found = select(Paper.id).where(Paper.abstract_en.like(pattern))
             chosen |= set((await session.execute(found)).scalars())
-        items = [
-            item
-            for kind in (VECTOR_OF_CLAIM, VECTOR_OF_PAPER)
-            for item in await vectors.pending(session, model, kind, 0, 10_000)
-            if item.paper_id in chosen
-        ]
+        items = []
+        for kind in (VECTOR_OF_CLAIM, VECTOR_OF_PAPER):
+            after: int | None = 0
+            while after is not None:
+                waiting, after = await vectors.pending(session, model, kind, after, 10_000)
+                items += [item for item in waiting if item.paper_id in chosen]
     matrix = await asyncio.to_thread(model.embed_passages, [i.text for i in items])
     async with db.writing(sessions) as session:
         await vectors.save(session, model, items, matrix, datetime.now(UTC))

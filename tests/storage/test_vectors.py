@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -66,6 +67,31 @@ async def test_a_stopped_run_continues_and_embeds_nothing_twice(engine: AsyncEng
     rest = await embed_pending(sessions, embedder)
     assert rest.embedded == SEED_ITEMS - 16
     assert len(embedder.texts) == SEED_ITEMS  # nothing embedded twice
+
+
+async def test_a_run_that_gives_way_waits_for_its_pause_before_each_step(
+    engine: AsyncEngine,
+) -> None:
+    """`serve`'s background run: nothing is read or embedded while its pause holds (a
+    search runs), and once let through it embeds the same as a run in the foreground."""
+    sessions = await seeded_sessions(engine)
+    embedder, open_, pauses = CountingEmbedder(), asyncio.Event(), 0
+
+    async def pause() -> None:
+        nonlocal pauses
+        pauses += 1
+        await open_.wait()
+
+    run = asyncio.create_task(embed_pending(sessions, embedder, batch=64, pause=pause))
+    await asyncio.sleep(0.2)
+    assert (pauses, embedder.texts, await stored(sessions)) == (1, [], 0)
+    open_.set()
+    report = await run
+    assert (report.embedded, report.waiting) == (SEED_ITEMS, None)  # counted nothing
+    assert await stored(sessions) == SEED_ITEMS
+    # A step is a window of ids looked through or a batch embedded: each gave way first.
+    batches = -(-184 // 64) + -(-36 // 64)
+    assert pauses >= batches + 2
 
 
 async def test_another_model_version_makes_every_vector_stale(engine: AsyncEngine) -> None:
