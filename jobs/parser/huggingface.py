@@ -129,6 +129,7 @@ _PASTED_ID = (
     "this entry and the one at line {0} carry the same arXiv ID ({1}) but another title and "
     "abstract, as if metadata were pasted from one to the other; this one read {2}"
 )
+_NOT_A_DATE = "'{}: {}' is not a date (expected one like 2026-02-11, ISO 8601): left out"
 _UNLABELLED = "the analysis has no 'LLM Analysis' line before it: read from its first question on"
 _UNTITLED = (
     "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
@@ -227,7 +228,7 @@ def parse_entries(
         _entry(stripped, begin, boundaries[bisect_right(boundaries, begin)], title, position)
         for position, (begin, title) in enumerate(starts.items(), start=1)
     ]
-    papers, pasted = _apart(tuple(paper for paper, _ in entries))
+    papers, pasted = _apart(tuple(paper for paper, _, _ in entries))
     untitled = (
         DigestWarning(begin + 1, _UNTITLED.format(paper.title))
         if title is None
@@ -241,14 +242,25 @@ def parse_entries(
         )
         if not title
     )
-    unlabelled = (DigestWarning(line + 1, _UNLABELLED) for _, line in entries if line is not None)
+    unlabelled = (
+        DigestWarning(line + 1, _UNLABELLED) for _, line, _ in entries if line is not None
+    )
+    undated = (warning for _, _, warnings in entries for warning in warnings)
     conflicting = (
         DigestWarning(paper.line, _OTHER_ID.format(paper.arxiv_id, other))
         for paper in papers
         if (other := _other_linked_id(paper)) is not None
     )
     # parse_digest puts every warning in line order
-    return papers, (*untitled, *unnumbered, *title_only, *unlabelled, *conflicting, *pasted)
+    return papers, (
+        *untitled,
+        *unnumbered,
+        *title_only,
+        *unlabelled,
+        *undated,
+        *conflicting,
+        *pasted,
+    )
 
 
 def _apart(papers: tuple[ParsedPaper, ...]) -> tuple[tuple[ParsedPaper, ...], list[DigestWarning]]:
@@ -400,22 +412,30 @@ def _next_non_blank(stripped: Sequence[str]) -> list[int | None]:
 
 def _entry(
     stripped: Sequence[str], begin: int, end: int, title: str | None, position: int
-) -> tuple[ParsedPaper, int | None]:
-    """The entry's paper, and the index of the line where its analysis begins without its
-    label (None: with it, or no analysis)."""
+) -> tuple[ParsedPaper, int | None, tuple[DigestWarning, ...]]:
+    """The entry's paper, the index of the line where its analysis begins without its
+    label (None: with it, or no analysis), and the dates it leaves out, unreadable."""
     body = begin + (title is not None)  # after the title line
     meta_start, meta_end = _metadata_block(stripped, body, end)
     sections, unlabelled = _sections(stripped[body:meta_start])
     meta: dict[str, str] = {}
-    for line in stripped[meta_start:meta_end]:
-        if labelled := _metadata(line):
+    meta_lines: dict[str, int] = {}  # where each was read, for a warning about it
+    for index in range(meta_start, meta_end):
+        if labelled := _metadata(stripped[index]):
             meta.setdefault(*labelled)
+            meta_lines.setdefault(labelled[0], index + 1)
 
     abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
     cited = _CITED_ID.match(title) if title else None  # `[2610.01762] Title`: its own ID
     if title and cited:
         title = title[cited.end() :]
     title = title or short_title(abstract_en or "")
+    dates = {label: _timestamp(meta.get(label)) for label in ("published", "updated")}
+    undated = tuple(
+        DigestWarning(meta_lines[label], _NOT_A_DATE.format(label.capitalize(), meta[label]))
+        for label, moment in dates.items()
+        if moment is None and meta.get(label)
+    )
     links = [
         meta.get(f) for f in ("arxiv id", "arxiv url", "pdf url", "coolpaper url", "paper url")
     ]
@@ -440,13 +460,13 @@ def _entry(
         pdf_url=meta.get("pdf url") or None,
         arxiv_url=meta.get("arxiv url") or None,
         coolpaper_url=meta.get("coolpaper url") or None,
-        published_at=_timestamp(meta.get("published")),
-        updated_at=_timestamp(meta.get("updated")),
+        published_at=dates["published"],
+        updated_at=dates["updated"],
         abstract_en=abstract_en,
         abstract_zh=join_lines(sections[_ABSTRACT_ZH]) or None,
         llm_analysis=clean_analysis(sections[_ANALYSIS_TEXT]),
     )
-    return paper, None if unlabelled is None else body + unlabelled
+    return paper, None if unlabelled is None else body + unlabelled, undated
 
 
 def _metadata_block(stripped: Sequence[str], begin: int, end: int) -> tuple[int, int]:

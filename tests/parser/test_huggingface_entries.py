@@ -383,6 +383,25 @@ def test_an_arxiv_id_line_its_links_contradict_is_read_with_a_warning() -> None:
     ]
 
 
+@pytest.mark.parametrize("impossible", ["2026-13-45T02:51:54Z", "yesterday", "2026/10/04 (v2)"])
+def test_a_date_that_is_no_date_is_left_out_with_a_warning_on_its_line(impossible: str) -> None:
+    """The entry loads with its other metadata; the operator is told which line held what."""
+    lines = LIST.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Published: "))
+    lines[at] = f"Published: {impossible}"
+
+    digest = parse_digest("\n".join(lines))
+
+    before = parse_digest(LIST)
+    changed = [i for i, p in enumerate(digest.papers) if p != before.papers[i]]
+    assert len(changed) == 1 and digest.papers[changed[0]].published_at is None
+    assert digest.papers[changed[0]] == replace(before.papers[changed[0]], published_at=None)
+    assert [str(w) for w in digest.warnings] == [
+        f"line {at + 1}: 'Published: {impossible}' is not a date (expected one like 2026-02-11,"
+        " ISO 8601): left out"
+    ]
+
+
 def _with_id_line(text: str, of: ParsedPaper, given: str) -> str:
     assert of.arxiv_id is not None
     return re.sub(rf"(?m)^(Arxiv ID: ){re.escape(of.arxiv_id)}$", rf"\g<1>{given}", text)
