@@ -110,6 +110,9 @@ _META = re.compile(
 )
 # Authors are listed with commas, and the last often with `and` (`A, B and C`, `A, B, and C`).
 _LIST_SEPARATOR = re.compile(r"\s*[,，;；、]\s*(?:and\s+)?|\s+(?:and|&)\s+")
+# Initials alone (`J.`, `J. R.`, `J.-P.`) are the given names of the surname before them, in
+# lists written `Surname, J., Surname, A.`.
+_INITIALS = re.compile(r"[A-Z][a-z]?\.(?:[\s-]*[A-Z][a-z]?\.)*")
 _CATEGORY_SEPARATOR = re.compile(r"[\s,，;；]+")
 
 # Analysis noise: citation numbers alone on a line ("19", "12, 13") and markdown escapes.
@@ -455,7 +458,7 @@ def _entry(
         title=title,
         name=None,
         subtitle=None,
-        authors=tuple(a for a in _LIST_SEPARATOR.split(meta.get("authors", "")) if a),
+        authors=_authors(meta.get("authors", "")),
         categories=tuple(c for c in _CATEGORY_SEPARATOR.split(meta.get("categories", "")) if c),
         pdf_url=meta.get("pdf url") or None,
         arxiv_url=meta.get("arxiv url") or None,
@@ -569,6 +572,17 @@ def _unescape(match: re.Match[str]) -> str:
 
 def _needs_space(before: str, after: str) -> bool:
     return after not in _CLOSING and not (is_cjk(before) and is_cjk(after))
+
+
+def _authors(listed: str) -> tuple[str, ...]:
+    """Each author of the list once: `Surname, J.` stays one author."""
+    authors: list[str] = []
+    for part in filter(None, _LIST_SEPARATOR.split(listed)):
+        if authors and _INITIALS.fullmatch(part) and not _INITIALS.fullmatch(authors[-1]):
+            authors[-1] += f", {part}"
+        else:
+            authors.append(part)
+    return tuple(authors)
 
 
 def _timestamp(value: str | None) -> datetime | None:

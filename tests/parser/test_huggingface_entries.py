@@ -502,3 +502,20 @@ def test_authors_listed_with_and_are_each_an_author(written: str) -> None:
     changed = parse_digest(LIST.replace(line, f"Authors: {listed}", 1)).papers[0].authors
 
     assert changed == original[:3] == tuple(names)
+
+
+@pytest.mark.parametrize(
+    ("listed", "authors"),
+    [
+        ("Smith, J., Doe, A. B., Lee, J.-P.", ("Smith, J.", "Doe, A. B.", "Lee, J.-P.")),
+        ("Wang, X.; Li, Y. and Xu, Z.", ("Wang, X.", "Li, Y.", "Xu, Z.")),
+        ("J. Smith, A. Doe", ("J. Smith", "A. Doe")),
+    ],
+)
+def test_authors_listed_surname_first_keep_their_initials(
+    listed: str, authors: tuple[str, ...]
+) -> None:
+    """`Smith, J., Doe, A.`: two authors, each with the initials after the surname (it was
+    four: `Smith`, `J.`, `Doe`, `A.`)."""
+    line = next(line for line in LIST.split("\n") if line.startswith("Authors: "))
+    assert parse_digest(LIST.replace(line, f"Authors: {listed}", 1)).papers[0].authors == authors
