@@ -77,7 +77,8 @@ async def newest(
     combining the text index with the range of ids, PostgreSQL reads the rows of that
     range only, not every match (it would rather walk the range testing each row: plain
     index scans are turned off for that statement, and the ids it found are returned as
-    a list). When those held too few, all the matches are read."""
+    a list). When those held too few, the older ids are walked for the rest or all the
+    matches read, whichever those ids say costs less (`_rest_walked`)."""
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, table)
     every = f"{_newest_first(key, matching, tested)} LIMIT :window"
@@ -90,10 +91,35 @@ async def newest(
     params["newest_from"] = (newest_id.scalar_one() or 0) - span
     ranged = _newest_first(key, f"{matching} AND {key} > :newest_from", tested)
     ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
+    walk = _rest_walked(len(ids), span, window, matches, table, bool(tested))
+    if len(ids) < window and walk:
+        params["rest"], params["walked_from"] = window - len(ids), params["newest_from"] - walk
+        older = (
+            f"SELECT {key} AS id {matching} AND {key} <= :newest_from"
+            f" AND {key} > :walked_from{tested} ORDER BY {key} DESC LIMIT :rest"
+        )
+        ids += [row[0] for row in await session.execute(bind(older, params), params)]
     if len(ids) < window:
         return every
     params["newest_ids"] = ids
     return _NEWEST_IDS
+
+
+def _rest_walked(
+    found: int, span: int, window: int, matches: float, table: str, tested: bool
+) -> int:
+    """How many ids below the `span` newest (which held `found` of the window) to walk for
+    the rest: twice those that should hold it, if testing them costs less than reading
+    every match, else 0 (read). Reading carries each match's whole vector when phrases are
+    tested, and those ids hold few that pass (`/claims LoRA` at 10,000 papers: its words
+    match a fifth of the claims, its phrases a third of those: 17-29 ms walked, 180-285
+    read, the machine busy). When the ids walked hold too few, every match is read after
+    all: a walk that falls short costs at most twice that read."""
+    if not found:
+        return 0
+    per_match = 1 + (TEST_COST[table] if tested else 0.0)
+    walked = (window - found) * span / found
+    return int(2 * walked) if walked * TEST_COST[table] <= matches * per_match else 0
 
 
 def _newest_first(key: str, matching: str, tested: str) -> str:
