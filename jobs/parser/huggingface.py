@@ -132,7 +132,7 @@ _PASTED_ID = (
     "this entry and the one at line {0} carry the same arXiv ID ({1}) but another title and "
     "abstract, as if metadata were pasted from one to the other; this one read {2}"
 )
-_NOT_A_DATE = "'{}: {}' is not a date (expected one like 2026-02-11, ISO 8601): left out"
+_NOT_A_DATE = "'{}' is not a date (expected one like 2026-02-11, ISO 8601): left out"
 _UNLABELLED = "the analysis has no 'LLM Analysis' line before it: read from its first question on"
 _UNTITLED = (
     "entry has no title line: expected 'N. <Title>' before its 'Abstract:'; "
@@ -435,7 +435,7 @@ def _entry(
     title = title or short_title(abstract_en or "")
     dates = {label: _timestamp(meta.get(label)) for label in ("published", "updated")}
     undated = tuple(
-        DigestWarning(meta_lines[label], _NOT_A_DATE.format(label.capitalize(), meta[label]))
+        DigestWarning(meta_lines[label], _NOT_A_DATE.format(stripped[meta_lines[label] - 1]))
         for label, moment in dates.items()
         if moment is None and meta.get(label)
     )

@@ -384,11 +384,14 @@ def test_an_arxiv_id_line_its_links_contradict_is_read_with_a_warning() -> None:
 
 
 @pytest.mark.parametrize("impossible", ["2026-13-45T02:51:54Z", "yesterday", "2026/10/04 (v2)"])
-def test_a_date_that_is_no_date_is_left_out_with_a_warning_on_its_line(impossible: str) -> None:
+@pytest.mark.parametrize("label", ["Published:", "发布时间："])
+def test_a_date_that_is_no_date_is_left_out_with_a_warning_on_its_line(
+    label: str, impossible: str
+) -> None:
     """The entry loads with its other metadata; the operator is told which line held what."""
     lines = LIST.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("Published: "))
-    lines[at] = f"Published: {impossible}"
+    lines[at] = f"{label} {impossible}"
 
     digest = parse_digest("\n".join(lines))
 
@@ -397,7 +400,7 @@ def test_a_date_that_is_no_date_is_left_out_with_a_warning_on_its_line(impossibl
     assert len(changed) == 1 and digest.papers[changed[0]].published_at is None
     assert digest.papers[changed[0]] == replace(before.papers[changed[0]], published_at=None)
     assert [str(w) for w in digest.warnings] == [
-        f"line {at + 1}: 'Published: {impossible}' is not a date (expected one like 2026-02-11,"
+        f"line {at + 1}: '{label} {impossible}' is not a date (expected one like 2026-02-11,"
         " ISO 8601): left out"
     ]
 
