@@ -36,6 +36,10 @@ def bind(sql: str, params: dict[str, Any]) -> TextClause:
 # (measured at 100,000 papers: a claim 1.5 µs against 0.23 µs; a paper, whose text is
 # longer, 7-10 µs against 0.21 µs). It decides between walking and reading (see `newest`).
 TEST_COST = {"claims": 6.5, "papers": 40.0}
+# What reading one match costs beyond its index entry when phrases are tested, in those
+# entries: a claim's vector, stored in its row, is carried whole through the sort that
+# orders the matches (as dear as testing it); a paper's, stored apart, only as a pointer.
+CARRIED_COST = {"claims": TEST_COST["claims"], "papers": 0.0}
 # From this share of the rows matching, walking is cheapest whatever the store's size:
 # PostgreSQL would scan the table rather than combine the indexes for so many.
 WALK_SHARE = 1 / 3
@@ -110,14 +114,14 @@ def _rest_walked(
 ) -> int:
     """How many ids below the `span` newest (which held `found` of the window) to walk for
     the rest: twice those that should hold it, if testing them costs less than reading
-    every match, else 0 (read). Reading carries each match's whole vector when phrases are
-    tested, and those ids hold few that pass (`/claims LoRA` at 10,000 papers: its words
+    every match, else 0 (read). Reading carries each claim's whole vector when phrases
+    are tested, and those ids hold few that pass (`/claims LoRA` at 10,000 papers: its words
     match a fifth of the claims, its phrases a third of those: 17-29 ms walked, 180-285
     read, the machine busy). When the ids walked hold too few, every match is read after
     all: a walk that falls short costs at most twice that read."""
     if not found:
         return 0
-    per_match = 1 + (TEST_COST[table] if tested else 0.0)
+    per_match = 1 + (CARRIED_COST[table] if tested else 0.0)
     walked = (window - found) * span / found
     return int(2 * walked) if walked * TEST_COST[table] <= matches * per_match else 0
 

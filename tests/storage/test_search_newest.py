@@ -322,3 +322,11 @@ async def test_a_phrase_holding_another_alternative_s_word_is_asked_for_as_that_
     )
     rows = await session.execute(text("SELECT id, quote_en FROM claims"))
     assert set(ranked.ids) == {claim_id for claim_id, quote in rows if "quant" in quote}
+
+
+def test_the_rest_of_a_window_of_papers_is_read_when_its_phrases_are_tested() -> None:
+    """Measured at 100,000 papers: `Audio-Video Generation`'s words match about 25,600
+    papers, the newest 7,797 ids held 310 passing its phrase; walking on for the rest
+    (about 17,000 papers, each a long vector to test) took 108 ms, reading every match
+    (their vectors stored apart, carried as pointers) 20 ms."""
+    assert not newest_matches._rest_walked(310, 7_797, 1000, 25_649, "papers", tested=True)
