@@ -67,6 +67,20 @@ async def store(session: AsyncSession) -> AsyncSession:
     return await stored(session)
 
 
+async def newest_claims(
+    session: AsyncSession,
+    words: str,
+    where: fulltext.ClaimFilter | None = None,
+    window: int = WINDOW,
+) -> fulltext.Ranked:
+    """The newest `window` claims holding `words` (not translated), as `/claims` finds them."""
+    query = parse_query(words, translate=False)
+    filters = where or fulltext.ClaimFilter()
+    return await fulltext.match_claims(
+        session, query, filters, limit=window, offset=0, window=window
+    )
+
+
 @pytest.mark.parametrize("word", ["common", "middle", "fading", "rare"])
 async def test_the_newest_matches_are_found_whichever_way(store: AsyncSession, word: str) -> None:
     ids = list((await store.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
@@ -93,14 +107,7 @@ async def test_two_words_find_their_newest_matches(
 ) -> None:
     ids = list((await store.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
     matching = [c for i, c in enumerate(ids) if set(words) <= set(words_of(i).split())]
-    ranked = await fulltext.match_claims(
-        store,
-        parse_query(" ".join(words), translate=False),
-        fulltext.ClaimFilter(),
-        limit=WINDOW,
-        offset=0,
-        window=WINDOW,
-    )
+    ranked = await newest_claims(store, " ".join(words))
     assert set(ranked.ids) == set(sorted(matching, reverse=True)[:WINDOW])
 
 
@@ -123,14 +130,7 @@ async def test_a_phrase_finds_its_newest_matches_whichever_way(
     await add_paper(session, "p", [orders[i % 3] for i in range(CLAIMS)])
     await stored(session)
     ids = list((await session.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
-    ranked = await fulltext.match_claims(
-        session,
-        parse_query('"alpha beta"', translate=False),
-        fulltext.ClaimFilter(),
-        limit=WINDOW,
-        offset=0,
-        window=WINDOW,
-    )
+    ranked = await newest_claims(session, '"alpha beta"')
     assert set(ranked.ids) == set(ids[::3][-WINDOW:])
     assert ranked.total == WINDOW
 
@@ -173,18 +173,10 @@ async def test_a_walk_that_falls_short_reads_the_rest_of_the_newest_matches(
     await stored(session)
     ids = list((await session.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
     holding = [claim_id for claim_id, quote in zip(ids, quotes, strict=True) if "trend" in quote]
-    window = 30
 
-    ranked = await fulltext.match_claims(
-        session,
-        parse_query("trend", translate=False),
-        fulltext.ClaimFilter(),
-        limit=window,
-        offset=0,
-        window=window,
-    )
+    ranked = await newest_claims(session, "trend", window=30)
 
-    assert set(ranked.ids) == set(holding[-window:])
+    assert set(ranked.ids) == set(holding[-30:])
 
 
 DAYS = 30  # one paper a day, 20 claims each: the same 600 claims over a month
@@ -233,14 +225,8 @@ async def test_a_date_range_finds_its_newest_matches_whichever_way(
                 and (until is None or date(2026, 1, 1 + i // per_paper) <= until)
             ]
             newest = set(sorted(matching, reverse=True)[:WINDOW])
-            ranked = await fulltext.match_claims(
-                dated_store,
-                parse_query(word, translate=False),
-                fulltext.ClaimFilter(since=since, until=until),
-                limit=WINDOW,
-                offset=0,
-                window=WINDOW,
-            )
+            where = fulltext.ClaimFilter(since=since, until=until)
+            ranked = await newest_claims(dated_store, word, where)
             assert (set(ranked.ids), ranked.total) == (newest, len(newest)), (word, span)
 
 
