@@ -95,8 +95,9 @@ async def newest(
     params["newest_from"] = (newest_id.scalar_one() or 0) - span
     ranged = _newest_first(key, f"{matching} AND {key} > :newest_from", tested)
     ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
-    walk = _rest_walked(len(ids), span, window, matches, table, bool(tested))
-    if len(ids) < window and walk:
+    if len(ids) < window and (
+        walk := _rest_walked(len(ids), span, window, matches, table, bool(tested))
+    ):
         params["rest"], params["walked_from"] = window - len(ids), params["newest_from"] - walk
         older = (
             f"SELECT {key} AS id {matching} AND {key} <= :newest_from"
