@@ -106,7 +106,7 @@ class PaperInput:
         is not found by its keys (most never need it), and then in a thread."""
         if not self.key.startswith("text:"):
             return frozenset()
-        return matching.sentences(_identity_texts(self.fields, self.claims))
+        return matching.sentences(_texts(self.fields, _IDENTITY_FIELDS, self.claims))
 
     def __reduce__(self) -> tuple[Callable[[dict[str, Any]], PaperInput], tuple[Any, ...]]:
         # Parse processes send a few thousand claims a file: as plain tuples they pickle
@@ -949,21 +949,16 @@ def _of_one_subject(
     for paper, row in pairs:
         if row.kind == KIND_DEEP_READ:
             abstract = paper.fields.get("abstract_en")
-            read = _read_texts({f: getattr(row, f) for f in _READ_FIELDS}, claims.get(row.id, ()))
+            sections = {f: getattr(row, f) for f in _READ_FIELDS}
+            read = _texts(sections, _READ_FIELDS, claims.get(row.id, ()))
         else:
-            abstract, read = row.abstract_en, _read_texts(paper.fields, paper.claims)
+            abstract, read = row.abstract_en, _texts(paper.fields, _READ_FIELDS, paper.claims)
         if matching.same_subject(abstract, read, row.name):
             kept.append((paper, row))
     return kept
 
 
 _READ_FIELDS = (*_SECTIONS_BEFORE_CLAIMS, *_TEXTS_AFTER_CLAIMS)  # a deep read's sections
-
-
-def _read_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> list[str | None]:
-    """A deep read's text: its sections and its claims with their quotes."""
-    texts = [fields.get(name) for name in _READ_FIELDS]
-    return texts + [text for claim in claims for text in (claim.text_zh, claim.quote_en)]
 
 
 async def _listed_by_title(
@@ -1105,7 +1100,9 @@ def _pair(
     """Each new paper with the index of the first earlier paper of its kind (`kinds`: and
     its name) that shares enough of its sentences (`tests`, one an earlier paper) or is
     that paper renamed throughout; each earlier paper goes to one new paper at most."""
-    stored = [matching.sentences(_identity_texts(*v)) for v in values]
+    stored = [
+        matching.sentences(_texts(fields, _IDENTITY_FIELDS, claims)) for fields, claims in values
+    ]
     free = set(range(len(stored)))
     pairs: list[tuple[PaperInput, int]] = []
 
@@ -1140,9 +1137,12 @@ def _kind_matches(new: str | None, stored: str) -> bool:
 _IDENTITY_FIELDS = ("positioning", "abstract_en")
 
 
-def _identity_texts(fields: Mapping[str, Any], claims: Sequence[ClaimInput]) -> list[str | None]:
+def _texts(
+    fields: Mapping[str, Any], names: Sequence[str], claims: Sequence[ClaimInput]
+) -> list[str | None]:
+    """The paper's fields of these `names`, then its claims' quotes and statements."""
     return [
-        *(fields.get(name) for name in _IDENTITY_FIELDS),
+        *(fields.get(name) for name in names),
         *(claim.quote_en for claim in claims),
         *(claim.text_zh for claim in claims),
     ]

@@ -422,11 +422,11 @@ def _entry(
     meta_start, meta_end = _metadata_block(stripped, body, end)
     sections, unlabelled = _sections(stripped[body:meta_start])
     meta: dict[str, str] = {}
-    meta_lines: dict[str, int] = {}  # where each was read, for a warning about it
+    meta_lines: dict[str, int] = {}  # the index of each one's line, for a warning about it
     for index in range(meta_start, meta_end):
         if labelled := _metadata(stripped[index]):
             meta.setdefault(*labelled)
-            meta_lines.setdefault(labelled[0], index + 1)
+            meta_lines.setdefault(labelled[0], index)
 
     abstract_en = join_lines(sections[_ABSTRACT_EN]) or None
     cited = _CITED_ID.match(title) if title else None  # `[2610.01762] Title`: its own ID
@@ -435,7 +435,7 @@ def _entry(
     title = title or short_title(abstract_en or "")
     dates = {label: _timestamp(meta.get(label)) for label in ("published", "updated")}
     undated = tuple(
-        DigestWarning(meta_lines[label], _NOT_A_DATE.format(stripped[meta_lines[label] - 1]))
+        DigestWarning(meta_lines[label] + 1, _NOT_A_DATE.format(stripped[meta_lines[label]]))
         for label, moment in dates.items()
         if moment is None and meta.get(label)
     )
