@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobs.parser import ParsedPaper, parse_digest
+from jobs.parser.huggingface import _LIST_SEPARATOR, _authors
 from tests.parser.summary import seed_files
 
 LIST = next(
@@ -522,3 +523,24 @@ def test_authors_listed_surname_first_keep_their_initials(
     four: `Smith`, `J.`, `Doe`, `A.`)."""
     line = next(line for line in LIST.split("\n") if line.startswith("Authors: "))
     assert parse_digest(LIST.replace(line, f"Authors: {listed}", 1)).papers[0].authors == authors
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["Smith", "J.", "A. B.", "J.-P.", "Wang Xi", "and Lee", "Th."]),
+            st.text(max_size=12),
+        ),
+        max_size=40,
+    )
+)
+def test_an_author_list_loses_nothing_whatever_it_holds(parts: list[str]) -> None:
+    """Whatever the list (initials anywhere, hostile text), its authors, each cut where a
+    surname was joined to its initials, are the list's own pieces in order: nothing lost,
+    nothing added, nothing empty."""
+    listed = ", ".join(parts)
+    authors = _authors(listed)
+    assert all(authors)
+    pieces = [piece for piece in _LIST_SEPARATOR.split(listed) if piece]
+    assert [piece for author in authors for piece in author.split(", ")] == pieces
