@@ -89,7 +89,7 @@ async def newest(
     if await _walks(session, table, matches, rows, window, terms, params):
         return f"SELECT {key} AS id {matching}{tested} ORDER BY {key} DESC LIMIT :window"
     if matches <= RANGE_MARGIN * window:
-        return every
+        return _narrowed(every, params)
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
     span = int(RANGE_MARGIN * window * rows / matches)
     params["newest_from"] = (newest_id.scalar_one() or 0) - span
@@ -105,7 +105,7 @@ async def newest(
         )
         ids += [row[0] for row in await session.execute(bind(older, params), params)]
     if len(ids) < window:
-        return every
+        return _narrowed(every, params)
     params["newest_ids"] = ids
     return _NEWEST_IDS
 
@@ -125,6 +125,19 @@ def _rest_walked(
     per_match = 1 + (CARRIED_COST[table] if tested else 0.0)
     walked = (window - found) * span / found
     return int(2 * walked) if walked * TEST_COST[table] <= matches * per_match else 0
+
+
+def _narrowed(every: str, params: dict[str, Any]) -> str:
+    """`every`, the SQL reading every match, with the text index asked for each phrase as
+    all its words, `:narrowed` (see fulltext._words_match), where the other ways ask for
+    its longest word alone: written out, reading takes no other way whatever PostgreSQL
+    estimates, and fewer rows are left for the phrases' test. Those others need its
+    estimate: walks and the read of the newest ids are planned on it, and it takes a
+    phrase's words as independent (`Llama-3.1-8B`: 27 claims where 28,543 match at
+    100,000 papers), which left the newest ids out of the read (39 ms against 16)."""
+    if "narrowed" in params:
+        params["relaxed"] = params["narrowed"]
+    return every
 
 
 def _newest_first(key: str, matching: str, tested: str) -> str:

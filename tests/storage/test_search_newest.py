@@ -302,12 +302,27 @@ async def test_a_phrase_holding_another_alternative_s_word_is_asked_for_as_that_
     await stored(session)
     phrase = Term(("model", "quant"), runs=("model", "quant"))
     query = Query((Term(("quant",), runs=("quant",), also=(phrase,)),))
-    assert "model" not in fulltext._claims_tsquery(query, relaxed=True)
+    for relaxed in (fulltext.A_WORD, fulltext.ITS_WORDS):
+        assert "model" not in fulltext._claims_tsquery(query, relaxed=relaxed)
     ranked = await fulltext.match_claims(
         session, query, fulltext.ClaimFilter(), limit=100, offset=0, window=100
     )
     rows = await session.execute(text("SELECT id, quote_en FROM claims"))
     assert set(ranked.ids) == {claim_id for claim_id, quote in rows if "quant" in quote}
+
+
+def test_a_phrase_is_read_from_the_text_index_as_its_longest_word_or_as_all_its_words() -> None:
+    """PostgreSQL's index keeps no positions: it is asked for a phrase's longest word where
+    its estimate decides the way, and for all its words where every match is read (fewer
+    rows to test); a word of the phrase that is an alternative of its own stands alone."""
+    phrase = Term(("text", "to", "video"), runs=("text", "to", "video"))
+    query = Query((Term(("generation",), runs=("generation",), also=(phrase,)),))
+    assert fulltext._tsquery(query) == "(('generation') | ('text' <-> 'to' <-> 'video'))"
+    assert fulltext._tsquery(query, relaxed=fulltext.A_WORD) == "(('generation') | ('video'))"
+    narrowed = fulltext._tsquery(query, relaxed=fulltext.ITS_WORDS)
+    assert narrowed == "(('generation') | ('text' & 'to' & 'video'))"
+    owning = Query((Term(("video",), runs=("video",), also=(phrase,)),))
+    assert fulltext._tsquery(owning, relaxed=fulltext.ITS_WORDS) == "('video')"
 
 
 def test_the_rest_of_a_window_of_papers_is_read_when_its_phrases_are_tested() -> None:
