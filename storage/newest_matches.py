@@ -47,6 +47,11 @@ WALK_SHARE = 1 / 3
 READ_COST = 2.0
 # The newest ids searched first hold about this many times the window's matches.
 RANGE_MARGIN = 2
+# Newest ids that should hold the window, when this share of the table or more, are read
+# with the rest: apart, they save at most the rest, and PostgreSQL tests every row of so
+# wide a range rather than combine it with the text index (`/paper Attention Is All You
+# Need` at 10,000 papers: 6,854 of 10,000 ids, 42 ms, against 17 reading every match).
+RANGE_SHARE = 1 / 2
 
 
 async def newest(
@@ -88,10 +93,10 @@ async def newest(
     every = f"{_newest_first(key, matching, tested)} LIMIT :window"
     if await _walks(session, table, matches, rows, window, terms, params):
         return f"SELECT {key} AS id {matching}{tested} ORDER BY {key} DESC LIMIT :window"
-    if matches <= RANGE_MARGIN * window:
+    span = _newest_span(matches, rows, window)
+    if span is None:
         return _narrowed(every, params)
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
-    span = int(RANGE_MARGIN * window * rows / matches)
     params["newest_from"] = (newest_id.scalar_one() or 0) - span
     ranged = _newest_first(key, f"{matching} AND {key} > :newest_from", tested)
     ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
@@ -108,6 +113,13 @@ async def newest(
         return _narrowed(every, params)
     params["newest_ids"] = ids
     return _NEWEST_IDS
+
+
+def _newest_span(matches: float, rows: float, window: int) -> int | None:
+    """How many of the newest ids should hold the window's matches RANGE_MARGIN times
+    over; None if those are RANGE_SHARE of the table or more: every match is read then."""
+    span = RANGE_MARGIN * window * rows / max(matches, 1.0)
+    return None if span >= rows * RANGE_SHARE else int(span)
 
 
 def _rest_walked(

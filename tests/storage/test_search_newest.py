@@ -114,7 +114,12 @@ async def test_two_words_find_their_newest_matches(
 PHRASE_WAYS: dict[str, dict[str, object]] = {  # the ways to a phrase's matches, forced
     "walked": {"TEST_COST": {"claims": 0.0}},
     "all read": {"TEST_COST": {"claims": 1e9}, "WALK_SHARE": 2.0, "RANGE_MARGIN": 1e9},
-    "newest read": {"TEST_COST": {"claims": 1e9}, "WALK_SHARE": 2.0, "RANGE_MARGIN": 1.5},
+    "newest read": {
+        "TEST_COST": {"claims": 1e9},
+        "WALK_SHARE": 2.0,
+        "RANGE_MARGIN": 1.5,
+        "RANGE_SHARE": 1.0,
+    },
 }
 
 
@@ -165,6 +170,7 @@ async def test_a_walk_that_falls_short_reads_the_rest_of_the_newest_matches(
     for the rest: the same claims as testing them all."""
     monkeypatch.setattr(newest_matches, "TEST_COST", {"claims": 0.5})
     monkeypatch.setattr(newest_matches, "RANGE_MARGIN", 1.0)
+    monkeypatch.setattr(newest_matches, "RANGE_SHARE", 1.0)
     quotes = [
         "filler trend" if (i >= CLAIMS - 40 or i < 100) and i % 2 == 0 else "filler"
         for i in range(CLAIMS)
@@ -323,6 +329,16 @@ def test_a_phrase_is_read_from_the_text_index_as_its_longest_word_or_as_all_its_
     assert narrowed == "(('generation') | ('text' & 'to' & 'video'))"
     owning = Query((Term(("video",), runs=("video",), also=(phrase,)),))
     assert fulltext._tsquery(owning, relaxed=fulltext.ITS_WORDS) == "('video')"
+
+
+def test_every_match_is_read_when_the_newest_ids_would_be_half_the_table() -> None:
+    """Measured: `/paper Attention Is All You Need` at 10,000 papers, estimated at 2,918
+    matches, would read the newest 6,854 ids apart (PostgreSQL testing each row of them:
+    42 ms, against 17 reading every match); `Audio-Video Generation` at 100,000 papers,
+    25,649 matches, reads the newest 7,797 first."""
+    assert newest_matches._newest_span(2_918, 10_000, 1000) is None
+    assert newest_matches._newest_span(25_649, 100_000, 1000) == 7_797
+    assert newest_matches._newest_span(0, 100_000, 1000) is None
 
 
 def test_the_rest_of_a_window_of_papers_is_read_when_its_phrases_are_tested() -> None:
