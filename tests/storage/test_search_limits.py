@@ -3,6 +3,7 @@ says what it left out, and a statement past its time budget ends with a sentence
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -146,3 +147,20 @@ def test_searching_all_the_words_but_one_stays_within_a_few_searches(typed: str)
     for match in (fulltext._fts5, fulltext._tsquery):
         longest = len(match(query)) + 8 * len(query.terms)  # the punctuation between
         assert len(match(relaxed)) <= (MAX_RELAXED_TERMS + 1) * longest
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(SYNTAX)
+def test_what_postgresql_s_index_is_asked_holds_only_the_query_s_words(typed: str) -> None:
+    """Each phrase relaxed for the text index, to its longest word or to all its words,
+    asks for words of the query only, none twice in a phrase: no longer than the query."""
+    try:
+        query = parse_query(typed[:MAX_QUERY_CHARS])
+    except BadQuery:
+        return
+    exact = fulltext._tsquery(query)
+    words = set(re.findall(r"'([^']*)'", exact))
+    for relaxed in (fulltext.A_WORD, fulltext.ITS_WORDS):
+        asked = fulltext._tsquery(query, relaxed=relaxed, factored=True)
+        assert set(re.findall(r"'([^']*)'", asked)) <= words
+        assert len(asked) <= len(exact)
