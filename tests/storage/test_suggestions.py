@@ -88,9 +88,9 @@ async def test_known_words_and_filters_are_left_as_typed(vocabulary: Vocabulary)
 async def test_hostile_input_gives_no_correction_or_a_bounded_one(
     vocabulary: Vocabulary, typed: str
 ) -> None:
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU: what a runaway spends
     found = vocabulary.corrections(typed, names_first=True)
-    assert time.perf_counter() - started < 0.5
+    assert time.thread_time() - started < 0.5
     assert len(found) <= suggestions.MAX_SUGGESTIONS
     assert all(isinstance(text, str) and len(text) <= len(typed) + 60 for text in found)
 

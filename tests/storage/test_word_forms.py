@@ -139,13 +139,13 @@ def test_words_typed_as_written_are_known_for_ranking() -> None:
     "typed", ["延" * 300, "😀" * 300, "\x00" * 300, "a-" * 150, "a1" * 150, "x" * 300]
 )
 def test_hostile_text_is_cheap_to_index_read_and_mark(typed: str) -> None:
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU: what a runaway spends
     query = parse_query(typed)
     assert sum(len(term.tokens) for term in query.terms) <= MAX_QUERY_TOKENS
     for text in (typed, typed * 300):
         index_text(text)
         highlight_spans(text, query)
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
 
 
 WORDISH = st.text(
