@@ -153,7 +153,7 @@ def test_searching_all_the_words_but_one_stays_within_a_few_searches(typed: str)
 @given(SYNTAX)
 def test_what_postgresql_s_index_is_asked_holds_only_the_query_s_words(typed: str) -> None:
     """Each phrase relaxed for the text index, to its longest word or to all its words,
-    asks for words of the query only, none twice in a phrase: no longer than the query."""
+    asks for words of the query only, and the whole is no longer than the query."""
     try:
         query = parse_query(typed[:MAX_QUERY_CHARS])
     except BadQuery:
