@@ -18,9 +18,11 @@ from bot.blocks import Message
 
 SEARCHES_AT_ONCE = 4  # per process; the database has two cores' worth of work to give
 # Background work (embedding, and the look for what waits to be embedded at start) waits
-# for a moment without searches, but never longer than this: a bot searched without a
-# break still embeds what an ingest added.
+# until no search has run for QUIET_SPELL, but never longer than QUIET_WAIT: a bot searched
+# without a break still embeds what an ingest added. A search sent right after another
+# (a member paging, several members at once) would otherwise meet a step begun between them.
 QUIET_WAIT = 2.0
+QUIET_SPELL = 0.25
 
 WAIT = blocks.text_reply(
     "Your previous search is still running; its answer will appear here. Search again when it has."
@@ -33,6 +35,7 @@ class SearchGate:
         self._searching: set[str] = set()
         self._quiet = asyncio.Event()  # set while no search runs or waits
         self._quiet.set()
+        self._last_ended = -QUIET_SPELL  # loop time when a search last ended
 
     async def run(self, user: str, search: Coroutine[Any, Any, Message]) -> Message:
         """The search's reply, or a request to wait when `user` has one running."""
@@ -46,12 +49,20 @@ class SearchGate:
                 return await search
         finally:
             self._searching.discard(user)
+            self._last_ended = asyncio.get_running_loop().time()
             if not self._searching:
                 self._quiet.set()
 
     async def quiet(self, at_most: float = QUIET_WAIT) -> None:
-        """Return once no search runs, or after `at_most` seconds: background work goes
-        between searches, not beside them (two cores: beside them, it slows them)."""
+        """Return once no search has run for QUIET_SPELL seconds, or after `at_most`:
+        background work goes between searches, not beside them (two cores: beside them, it
+        slows them)."""
+        loop = asyncio.get_running_loop()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(at_most):
-                await self._quiet.wait()
+                while True:
+                    await self._quiet.wait()
+                    rest = self._last_ended + QUIET_SPELL - loop.time()
+                    if rest <= 0:
+                        return
+                    await asyncio.sleep(rest)

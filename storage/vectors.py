@@ -91,8 +91,11 @@ def _current(embedder: Embedder) -> list[ColumnElement[bool]]:
 
 # A batch looks for what waits among the next PENDING_WINDOW ids only, both sides of the
 # join bounded: PostgreSQL's generic plan expects almost every row to have its vector and
-# sorted every remaining claim for each batch (430 ms a batch at 10,000 papers).
-PENDING_WINDOW = 1_000
+# sorted every remaining claim for each batch (430 ms a batch at 10,000 papers). Looking
+# through 1.58 million claims that all have theirs (a start at 100,000 papers): windows
+# of 1,000 ids 5.2 µs an id on PostgreSQL, 4.5 on SQLite; of 4,000 2.6 and 2.5 µs, each
+# window under 20 ms.
+PENDING_WINDOW = 4_000
 
 
 def _ids_between(column: Any, after: int, upto: int | None) -> list[ColumnElement[bool]]:

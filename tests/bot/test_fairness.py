@@ -8,7 +8,7 @@ import asyncio
 import aiohttp
 
 from bot import blocks
-from bot.fairness import WAIT, SearchGate
+from bot.fairness import QUIET_SPELL, WAIT, SearchGate
 from bot.text_view import as_text
 from tests.bot.conftest import Bot
 
@@ -54,7 +54,22 @@ async def test_background_work_waits_for_a_moment_without_searches() -> None:
     assert not waiting.done()
     release.set()
     await search
-    await asyncio.wait_for(waiting, 0.1)  # the search ended: background work goes on
+    await asyncio.sleep(QUIET_SPELL / 2)
+    assert not waiting.done()  # a search may follow at once (a member paging): not yet
+    await asyncio.wait_for(waiting, QUIET_SPELL)  # none did: background work goes on
+
+
+async def test_a_search_within_the_spell_puts_background_work_off_again() -> None:
+    gate, started = SearchGate(), list[str]()
+    done = asyncio.Event()
+    done.set()
+    await gate.run("U1", held(done, started, "first"))
+    waiting = asyncio.create_task(gate.quiet(at_most=5))
+    await asyncio.sleep(QUIET_SPELL * 0.6)
+    await gate.run("U2", held(done, started, "second"))
+    await asyncio.sleep(QUIET_SPELL * 0.6)
+    assert not waiting.done()  # a spell counts from the last search's end
+    await asyncio.wait_for(waiting, QUIET_SPELL)
 
 
 async def test_background_work_is_not_starved_by_searches_without_a_break() -> None:
