@@ -22,7 +22,7 @@ SEARCHES_AT_ONCE = 4  # per process; the database has two cores' worth of work t
 # without a break still embeds what an ingest added. A search sent right after another
 # (a member paging, several members at once) would otherwise meet a step begun between them.
 QUIET_WAIT = 2.0
-QUIET_SPELL = 0.25
+QUIET_SPELL = 0.1
 
 WAIT = blocks.text_reply(
     "Your previous search is still running; its answer will appear here. Search again when it has."
