@@ -8,7 +8,7 @@ import itertools
 from datetime import date
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import fulltext, newest_matches
@@ -160,6 +160,35 @@ def test_the_rest_of_a_window_is_walked_when_the_newest_ids_say_walking_costs_le
     assert not newest_matches._rest_walked(370, 12_000, 1000, 31_800, "claims", tested=False)
     # None passed among the newest: nothing tells how far the rest lies, so it is read.
     assert not newest_matches._rest_walked(0, 12_000, 1000, 31_800, "claims", tested=True)
+
+
+async def test_a_table_s_size_is_asked_once_a_minute_on_a_connection(
+    store: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL: the planner's count of a table's rows, which every search weighs, is one
+    round trip per connection a minute, not one per search (`/paper` and its "Did you
+    mean" asked it six times)."""
+    if backend(store) != "postgresql":
+        pytest.skip("SQLite's searches need no table sizes")
+    connection = await store.connection()
+    connection.info.pop("table_rows", None)  # left by an earlier test on this connection
+    asked: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if "pg_class" in statement:
+            asked.append(statement)
+
+    engine = connection.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for word in ("common", "middle", "rare"):
+            assert (await newest_claims(store, word)).ids
+        assert len(asked) == 1
+        monkeypatch.setattr(newest_matches, "TABLE_ROWS_KEPT", 0.0)  # a minute later
+        await newest_claims(store, "common")
+        assert len(asked) == 2
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
 
 
 async def test_a_walk_that_falls_short_reads_the_rest_of_the_newest_matches(
