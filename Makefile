@@ -3,8 +3,8 @@
 # `make lock` refreshes the locked dependencies after pyproject.toml changes.
 # The distribution's Python 3.11 where it can make a virtual environment, else `python3`:
 # CPython built with its optimisations (linked statically or profile-guided, as
-# distributions and the image's python:3.11-slim build it) runs ingest and search 10-15%
-# faster than a plain source build such as pyenv's default (tests/benchmarks/RESULTS.md).
+# distributions and the image's python:3.11-slim build it) parses 11-13% faster than a
+# plain source build such as pyenv's default (tests/benchmarks/RESULTS.md).
 SYSTEM_PYTHON := /usr/bin/python3.11
 PYTHON ?= $(if $(shell $(SYSTEM_PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo y),$(SYSTEM_PYTHON),python3)
 VENV   := .venv
