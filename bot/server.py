@@ -38,6 +38,7 @@ from bot.version import describe, versions
 from bot.watchdog import Systemd, watching
 from storage import db
 from storage.search import read_dictionary
+from storage.warming import warm_store
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,10 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
     searches match nothing; if they fail or are slow, serving starts anyway."""
     services = app[SERVICES]
     sessions, dense = services.sessions, services.dense
+    try:  # the store's pages too: after a restart, the first searches read them from disk
+        log.info(await warm_store(sessions))
+    except Exception as error:
+        log.warning("warming the store failed: %s; serving anyway", type(error).__name__)
     # Read before serving (seconds, in a thread), as the model and the saved index are: a
     # first command that waited for it took up to half a second.
     await read_dictionary(app[SETTINGS].index_dir)
