@@ -109,7 +109,7 @@ async def _warm(app: web.Application) -> AsyncIterator[None]:
     services = app[SERVICES]
     sessions, dense = services.sessions, services.dense
     try:  # the store's pages too: after a restart, the first searches read them from disk
-        log.info(await warm_store(sessions))
+        log.info("%s", await warm_store(sessions))
     except Exception as error:
         log.warning("warming the store failed: %s; serving anyway", type(error).__name__)
     # Read before serving (seconds, in a thread), as the model and the saved index are: a

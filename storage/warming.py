@@ -22,6 +22,7 @@ their target.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from sqlalchemy import text
@@ -53,10 +54,6 @@ class Prewarm(NamedTuple):
     mode: str
     first: int
     last: int
-
-    @property
-    def blocks(self) -> int:
-        return self.last - self.first + 1
 
 
 def plan(relations: list[Relation], shared_buffers: int) -> list[Prewarm]:
@@ -91,64 +88,86 @@ _RELATIONS = text(
 )
 
 
-async def warm_store(sessions: Sessions, seconds: float = WARM_SECONDS) -> str:
-    """Warm the store's caches for searching, within `seconds`; a line for the log."""
+@dataclass
+class Warmed:
+    """What warming did: blocks read into PostgreSQL's buffers and into the page cache only."""
+
+    buffered: int = 0
+    read: int = 0
+    block: int = 8192  # bytes
+    seconds: float = 0.0
+    stopped: str = ""  # why it warmed nothing, or stopped early
+
+    def __str__(self) -> str:
+        if not (self.buffered or self.read) and self.stopped:
+            return f"store not warmed: {self.stopped}"
+        megabytes = self.block / 1024**2
+        return (
+            f"store warmed{f' in part ({self.stopped})' if self.stopped else ''} in "
+            f"{self.seconds:.1f} s: {self.buffered * megabytes:,.0f} MB into PostgreSQL's "
+            f"buffers, {self.read * megabytes:,.0f} MB into the page cache"
+        )
+
+
+async def warm_store(sessions: Sessions, seconds: float = WARM_SECONDS) -> Warmed:
+    """Warm the store's caches for searching, within `seconds`."""
     started = time.monotonic()
     async with sessions.begin() as session:
         if dialect.backend(session) != "postgresql":
-            return "store not warmed: SQLite is read through the page cache"
+            return Warmed(stopped="SQLite is read through the page cache")
         why_not = await _prewarm_available(session)
         if why_not:
-            return f"store not warmed: {why_not}"
+            return Warmed(stopped=why_not)
         block = int(await session.scalar(text("SELECT current_setting('block_size')")) or 0)
         buffers = await session.scalar(
             text("SELECT setting::bigint FROM pg_settings WHERE name = 'shared_buffers'")
         )
         rows = await session.execute(_RELATIONS, {"block": block})
         steps = plan([Relation(*row) for row in rows], int(buffers or 0))
-    done = {"buffer": 0, "read": 0}
+    warmed = Warmed(block=block)
     for step in steps:
         left = seconds - (time.monotonic() - started)
-        stopped = f"{seconds:.0f} s passed" if left <= 0 else await _prewarm(sessions, step, left)
-        if stopped:
-            return _warmed(done, block, started, f" in part ({stopped})")
-        done[step.mode] += step.blocks
-    return _warmed(done, block, started)
+        if left <= 0:
+            warmed.stopped = f"{seconds:g} s passed"
+            break
+        blocks = await _prewarm(sessions, step, left)
+        if isinstance(blocks, str):
+            warmed.stopped = blocks
+            break
+        if step.mode == "buffer":
+            warmed.buffered += blocks
+        else:
+            warmed.read += blocks
+    warmed.seconds = time.monotonic() - started
+    return warmed
 
 
-async def _prewarm_available(session: AsyncSession) -> str | None:
-    """None when pg_prewarm can be called (created now if need be), else why not."""
+async def _prewarm_available(session: AsyncSession) -> str:
+    """Why pg_prewarm cannot be called, or "" when it can (created now if need be)."""
     if await session.scalar(text("SELECT to_regproc('pg_prewarm') IS NOT NULL")):
-        return None
+        return ""
     try:
         async with session.begin_nested():
             await session.execute(text("CREATE EXTENSION IF NOT EXISTS pg_prewarm"))
     except DBAPIError as error:  # no right to create it, or not installed
-        return f"pg_prewarm cannot be created ({str(error.orig).splitlines()[-1]})"
-    return None
+        return f"pg_prewarm cannot be created: {_message(error)}"
+    return ""
 
 
-async def _prewarm(sessions: Sessions, step: Prewarm, seconds: float) -> str | None:
-    """Run one step within `seconds`: None once done, else why it stopped."""
+async def _prewarm(sessions: Sessions, step: Prewarm, seconds: float) -> int | str:
+    """Run one step within `seconds`: the blocks pg_prewarm read, or why it stopped."""
     async with sessions() as session:
-        timeout = f"{max(1, int(seconds * 1000))}ms"
         try:
             async with session.begin():
-                await session.execute(_TIMEOUT, {"timeout": timeout})
-                await session.execute(_PREWARM, step._asdict())
+                await session.execute(_TIMEOUT, {"timeout": f"{max(1, int(seconds * 1000))}ms"})
+                return int(await session.scalar(_PREWARM, step._asdict()) or 0)
         except DBAPIError as error:  # the time is up, or the relation is gone
-            return str(error.orig).splitlines()[-1]
-    return None
+            return _message(error)
 
 
 _TIMEOUT = text("SELECT set_config('statement_timeout', :timeout, true)")
 _PREWARM = text("SELECT pg_prewarm(CAST(:relation AS regclass), :mode, 'main', :first, :last)")
 
 
-def _warmed(done: dict[str, int], block: int, started: float, note: str = "") -> str:
-    megabytes = {mode: blocks * block / 1024**2 for mode, blocks in done.items()}
-    return (
-        f"store warmed{note} in {time.monotonic() - started:.1f} s: "
-        f"{megabytes['buffer']:,.0f} MB into PostgreSQL's buffers, "
-        f"{megabytes['read']:,.0f} MB into the page cache"
-    )
+def _message(error: DBAPIError) -> str:
+    return str(error.orig).strip().splitlines()[-1]
