@@ -23,14 +23,17 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+import pytest
 import yaml
 from dotenv import dotenv_values
+from sqlalchemy.engine import make_url
 
 from bot.cli import build_parser, cmd_serve
 from bot.server import SHUTDOWN_GRACE_SECONDS, running
 from bot.settings import load_settings
 from bot.watchdog import EXIT_STUCK, STUCK_AFTER_SECONDS
-from tests.postgres import deployed_settings
+from tests.postgres import PostgresServer, PostgresUnavailable, deployed_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -247,6 +250,56 @@ def test_compose_gives_postgres_memory_for_the_store_and_the_benchmarks_use_it()
     assert compose()["services"]["postgres"]["command"][0] == "postgres"
     amount, unit = re.fullmatch(r"(\d+)([MG]B)", settings["shared_buffers"]).groups()  # type: ignore[union-attr]
     assert int(amount) * (1024 if unit == "GB" else 1) >= 512  # PostgreSQL's own: 128 MB
+
+
+def test_postgresql_as_deployed_has_its_pages_back_after_a_restart() -> None:
+    """pg_prewarm's background worker (compose: shared_preload_libraries) notes which pages
+    the buffers hold and reads them back when PostgreSQL starts again."""
+    server = PostgresServer(deployed_settings())
+    try:
+        url = make_url(server.start()).set(drivername="postgresql").render_as_string(False)
+    except PostgresUnavailable as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI: {error}")
+        pytest.skip(f"PostgreSQL not available: {error}")
+    try:
+        asyncio.run(_fill(url))
+        server.restart()
+        assert asyncio.run(_buffered_after_start(url)) >= _PAGES
+    finally:
+        server.stop()
+
+
+_PAGES = 200  # of the table below, read into the buffers before the restart
+_BUFFERED = "SELECT count(*) FROM pg_buffercache WHERE relfilenode = pg_relation_filenode('t')"
+
+
+async def _fill(url: str) -> None:
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("CREATE EXTENSION pg_buffercache")
+        await connection.execute(
+            "CREATE TABLE t AS SELECT repeat('x', 500) AS x FROM generate_series(1, 4000)"
+        )
+        assert await connection.fetchval("SELECT pg_relation_size('t') / 8192") >= _PAGES
+        await connection.fetchval("SELECT count(*) FROM t")
+    finally:
+        await connection.close()
+
+
+async def _buffered_after_start(url: str) -> int:
+    """The table's pages in the buffers once the worker has read them back (it runs after
+    start), or what it holds after ten seconds."""
+    connection = await asyncpg.connect(url)
+    try:
+        for _ in range(100):
+            count = int(await connection.fetchval(_BUFFERED))
+            if count >= _PAGES:
+                break
+            await asyncio.sleep(0.1)
+        return count
+    finally:
+        await connection.close()
 
 
 def mounted_secrets(service: dict[str, Any], tmp_path: Path) -> dict[str, str]:
