@@ -102,13 +102,14 @@ async def _build_then_embed(services: Services) -> None:
 
 
 async def _warm(app: web.Application) -> AsyncIterator[None]:
-    """A search of each kind before serving, so that the first command after start does not
-    pay for what is done once per process: reading the bilingual dictionary, compiling the
-    SQL, the store's first statements, imports on first use, the model's first query. The
-    searches match nothing; if they fail or are slow, serving starts anyway."""
+    """The store's pages read into memory (storage/warming.py), then a search of each kind
+    before serving, so that the first command after start does not pay for what is done
+    once per process: reading the bilingual dictionary, compiling the SQL, the store's first
+    statements, imports on first use, the model's first query. The searches match nothing;
+    if anything here fails or is slow, serving starts anyway."""
     services = app[SERVICES]
     sessions, dense = services.sessions, services.dense
-    try:  # the store's pages too: after a restart, the first searches read them from disk
+    try:
         log.info("%s", await warm_store(sessions))
     except Exception as error:
         log.warning("warming the store failed: %s; serving anyway", type(error).__name__)

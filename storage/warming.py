@@ -11,7 +11,7 @@ reads again to check word order.
 So the tables searches read (papers and claims: rows, TOAST, indexes) are read into the
 page cache, and the papers' rows and search vectors, newest first, into PostgreSQL's own
 buffers, up to three quarters of them. At 100,000 papers that took 3 s from a cold disk
-and 1.3 s from the page cache. It takes pg_prewarm, a contrib module PostgreSQL ships:
+and 1.2 s from the page cache. It takes pg_prewarm, a contrib module PostgreSQL ships:
 created here when the role may (deploy/docker-compose.yml's may); otherwise nothing is
 warmed and the log says why. A store larger than `seconds` allows is warmed that far.
 
