@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import statistics
 import sys
 import time
@@ -80,6 +81,9 @@ async def bench_store(
     }
     started = time.perf_counter()
     if not ingested:
+        # A new store: an index saved for an earlier one would be taken for its own below
+        # (wait_for_files), and the runs measured while the new one is built.
+        shutil.rmtree(index_dir, ignore_errors=True)
         await asyncio.to_thread(ingest, url, corpus, workdir, extra)
     run.ingest_s = time.perf_counter() - started
     print(f"{run.store}: ingest and embedding {run.ingest_s:.0f} s", file=sys.stderr)
