@@ -21,7 +21,7 @@ from jobs.ingest import ingest
 from storage import db
 from storage.embedders import HashEmbedder
 from tests.digests import SEEDS
-from tests.postgres import PostgresServer, PostgresUnavailable
+from tests.postgres import PostgresServer, start_for_test
 
 DATABASES = ["sqlite", "postgresql"]
 
@@ -53,13 +53,8 @@ def postgres_server_url() -> Iterator[str]:
     if external:
         yield external
         return
-    try:
-        server = PostgresServer()
-        url = server.start()
-    except PostgresUnavailable as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(f"PostgreSQL not available: {error}")
+    server = PostgresServer()
+    url = start_for_test(server)
     try:
         yield url
     finally:

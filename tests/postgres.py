@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,3 +107,14 @@ class PostgresServer:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.base, ignore_errors=True)
+
+
+def start_for_test(server: PostgresServer) -> str:
+    """Start `server` for a test: without PostgreSQL binaries the test fails in CI, where
+    PostgreSQL is required, and is skipped elsewhere."""
+    try:
+        return server.start()
+    except PostgresUnavailable as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI: {error}")
+        pytest.skip(f"PostgreSQL not available: {error}")

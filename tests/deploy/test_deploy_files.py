@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-import pytest
 import yaml
 from dotenv import dotenv_values
 from sqlalchemy.engine import make_url
@@ -33,7 +32,7 @@ from bot.cli import build_parser, cmd_serve
 from bot.server import SHUTDOWN_GRACE_SECONDS, running
 from bot.settings import load_settings
 from bot.watchdog import EXIT_STUCK, STUCK_AFTER_SECONDS
-from tests.postgres import PostgresServer, PostgresUnavailable, deployed_settings
+from tests.postgres import PostgresServer, deployed_settings, start_for_test
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -256,12 +255,7 @@ def test_postgresql_as_deployed_has_its_pages_back_after_a_restart() -> None:
     """pg_prewarm's background worker (compose: shared_preload_libraries) notes which pages
     the buffers hold and reads them back when PostgreSQL starts again."""
     server = PostgresServer(deployed_settings())
-    try:
-        url = make_url(server.start()).set(drivername="postgresql").render_as_string(False)
-    except PostgresUnavailable as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(f"PostgreSQL not available: {error}")
+    url = make_url(start_for_test(server)).set(drivername="postgresql").render_as_string(False)
     try:
         asyncio.run(_fill(url))
         server.restart()
