@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from storage.matching import ends_sentence
 from storage.paper_keys import deep_read_key, legacy_key, text_key
 
-from .errors import DigestParseError, DigestWarning
+from .errors import DigestParseError, DigestWarning, quoted
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
 from .naming import TITLE_LIMIT, derive_name, fallback_name, short_title, subtitle
 from .text import (
@@ -929,7 +929,7 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
                     DigestWarning(
                         paragraph.line,
                         f"the review should start with '{label}：', found "
-                        f"'{review[0].strip()}'; read as the review",
+                        f"{quoted(review[0])}; read as the review",
                     )
                 )
         elif numbered := _numbered(body):

@@ -15,7 +15,7 @@ from storage.matching import ends_sentence
 from storage.paper_keys import deep_read_key_apart
 
 from .deep_read import is_markup, parse_deep_reads, without_markup
-from .errors import DamagedText, DigestParseError, DigestWarning
+from .errors import DamagedText, DigestParseError, DigestWarning, quoted
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, KIND_DEEP_READ, ParsedDigest, ParsedPaper
 from .text import (
@@ -76,7 +76,7 @@ _DAY_MONTH_YEAR = re.compile(rf"\b{_ORDINAL}\s+{_MONTH},?\s+([0-9]{{4}})\b", re.
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _NAMES_HUGGINGFACE = re.compile(r"hugging\s*face|daily\s+papers|\bhf\b", re.IGNORECASE)
 _BEFORE_FIRST_LINE = "text before the digest's first line (a title, a heading, a rule): left out"
-_OTHER_FIRST_LINE = "the first line should be {}, found '{}'; read as {}"
+_OTHER_FIRST_LINE = "the first line should be {}, found {}; read as {}"
 _LAST_CHARACTER = itemgetter(slice(-1, None))
 _JOINED_START = "another digest begins here"
 _JOINED = (
@@ -468,13 +468,13 @@ def _told_apart(paper: ParsedPaper, keyed: ParsedPaper) -> ParsedPaper | None:
 def _parse_date(value: str, line_number: int) -> date:
     match = _date_match(value)
     if match is None:
-        raise DigestParseError(f"'{value}' is not a date in YYYY-MM-DD form", line_number)
+        raise DigestParseError(f"{quoted(value)} is not a date in YYYY-MM-DD form", line_number)
     numbers = [int(part) for part in match.groups() if part is not None]
     if match.re is _OTHER_DATE and match.group(7) is not None:  # the year last
         first, second, year = numbers
         if first <= 12 and second <= 12 and first != second:
             raise DigestParseError(
-                f"'{value}' is a date of either day {first} or day {second}: write it as "
+                f"{quoted(value)} is a date of either day {first} or day {second}: write it as "
                 "YYYY-MM-DD",
                 line_number,
             )
@@ -482,7 +482,7 @@ def _parse_date(value: str, line_number: int) -> date:
     try:
         return date(*numbers)
     except ValueError:
-        raise DigestParseError(f"'{value}' is not a valid date", line_number) from None
+        raise DigestParseError(f"{quoted(value)} is not a valid date", line_number) from None
 
 
 def _date_or_none(value: str) -> date | None:
@@ -511,4 +511,4 @@ def _first_line(head: str, expected: str, described: str, line: int) -> tuple[Di
     """A warning when the first line is not written as the format writes it."""
     if head == expected:
         return ()
-    return (DigestWarning(line, _OTHER_FIRST_LINE.format(described, head, expected)),)
+    return (DigestWarning(line, _OTHER_FIRST_LINE.format(described, quoted(head), expected)),)

@@ -405,9 +405,12 @@ def _guess_encoding(data: bytes) -> str:
 
 def digest_lines(text: str) -> list[str]:
     """Lines without CR or trailing whitespace, and without `_DEBRIS` anywhere (a BOM goes
-    wherever it is, not only first); indentation is kept (quotes need it)."""
+    wherever it is, not only first); indentation is kept (quotes need it). CR alone and
+    Unicode's line and paragraph separators (which tools built on JavaScript strings write)
+    end a line as LF does."""
     text = without_debris(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\u2028", "\n").replace("\u2029", "\n")
     return [line.rstrip() for line in text.split("\n")]
 
 

@@ -23,6 +23,16 @@ def test_bom_crlf_and_trailing_spaces_change_nothing(seed: Path) -> None:
     assert parse_digest(decode_digest(messy.encode("utf-8"))) == parse_file(seed)
 
 
+@pytest.mark.parametrize("seed", seed_files(), ids=lambda path: path.stem)
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"], ids=["U+2028", "U+2029"])
+def test_unicode_line_separators_end_lines_as_newlines_do(seed: Path, separator: str) -> None:
+    """A file a JavaScript tool wrote with Unicode's line (or paragraph) separator for
+    each newline reads as the file it was: every paper, claim and section where it was."""
+    text = seed.read_text(encoding="utf-8")
+    separated = text.replace("\n", separator).encode("utf-8")
+    assert parse_digest(decode_digest(separated)) == parse_file(seed)
+
+
 # HuggingFace entries are line-structured; only the deep-read format wraps paragraphs.
 DEEP_READ_SEEDS = [seed for seed in seed_files() if parse_file(seed).format == FORMAT_DEEP_READ]
 

@@ -73,6 +73,12 @@ CASES = [
         b"2026-01-01 12:00\n",
         "line 1: '2026-01-01 12:00' is not a date in YYYY-MM-DD form",
     ),
+    (  # a file flattened to one line: the reason quotes the start of it
+        "date and a whole file on one line",
+        ("2026-01-01 12:00 " + "本文提出 FooNet，一个方法。" * 2000).encode(),
+        "line 1: '2026-01-01 12:00 本文提出 FooNet，一个方法。本文提出 FooNet，"
+        "一个方法。本文提出 FooNet，一个方法。本文提出 FooNet…' is not a date in YYYY-MM-DD form",
+    ),
     (
         "impossible date written otherwise",
         b"2026/02/30\n",

@@ -82,13 +82,17 @@ JOINED = "another digest begins here"
 ARXIV_ID = re.compile(r"[0-9]{4}\.[0-9]{4,5}|[a-z][a-z.A-Z-]*/[0-9]{7}")
 
 
+ONE_LINE = 400  # characters of a reason or a warning, whatever the file holds
+
+
 def parse_or_refuse(text: str) -> ParsedDigest | None:
     try:
         digest = parse_digest(text)
     except DigestParseError as error:
-        assert error.message
+        assert 0 < len(error.message) <= ONE_LINE
         assert error.line is None or error.line >= 1
         return None
+    assert all(len(warning.message) <= ONE_LINE for warning in digest.warnings)
     check_consistent(digest)
     return digest
 
@@ -128,6 +132,17 @@ def test_random_text(text: str) -> None:
 )
 def test_random_lines_in_a_known_format(header: str, lines: list[str]) -> None:
     parse_or_refuse("\n".join([header, *lines]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["2026-01-01", "2026/01/01", "01.02.2026", "HuggingFace Papers 2026-01-01"]),
+    st.text(st.characters(blacklist_categories=["Cs", "Zl", "Zp", "Cc"]), min_size=80),
+)
+def test_a_first_line_of_any_length_gets_a_reason_of_one_line(head: str, rest: str) -> None:
+    """A file flattened onto its first line (its newlines lost on the way) is quoted in
+    part: the reason stays one line."""
+    parse_or_refuse(f"{head} {rest}\n\n1. 声明。\n\n   A quote.\n")
 
 
 @settings(max_examples=150, deadline=None)
