@@ -55,14 +55,26 @@ def author_spans(text: str) -> list[tuple[int, int]]:
 
 
 async def require_papers_by(session: AsyncSession, names: Sequence[str]) -> list[int]:
-    """`papers_by`, or a sentence naming the author no paper has."""
-    for name in names:
-        if not await papers_by(session, [name]):
-            raise BadQuery(f"No paper in the store has an author named “{name[:80]}”.")
-    found = await papers_by(session, names)
-    if not found:
-        raise BadQuery("No paper in the store has all of those authors.")
-    return found
+    """`papers_by`, or a sentence naming the author no paper has. Kept for the session: a
+    command searches again for each "Did you mean" it checks, with the same filters, and
+    each look costs a pass over every paper's authors."""
+    kept: dict[tuple[str, ...], list[int]] = session.info.setdefault(_KEPT, {})
+    key = tuple(names)
+    if key not in kept:
+        found = []
+        for name in names:
+            found = await papers_by(session, [name])
+            if not found:
+                raise BadQuery(f"No paper in the store has an author named “{name[:80]}”.")
+        if len(names) > 1:
+            found = await papers_by(session, names)
+        if not found:
+            raise BadQuery("No paper in the store has all of those authors.")
+        kept[key] = found
+    return kept[key]
+
+
+_KEPT = "papers by author"
 
 
 def name_words(name: str) -> tuple[str, ...]:

@@ -298,10 +298,14 @@ async def claim_vectors_where(
     given `ids` (a few hundred), which of these claims are inside the dates."""
     if ids is None and paper_ids is None and backend(session) == "sqlite":
         return await _sqlite_claim_vectors_dated(session, embedder, since, until, limit)
+    # Papers' claims are found by the papers' index: SQLite would rather walk every claim
+    # vector in key order (kind first) testing each one's paper, 550 ms for an author's
+    # 2,000 papers at 100,000 papers, against 11 ms. `kind || ''` is no indexed column.
+    kind = ItemVector.kind if paper_ids is None else ItemVector.kind.concat("")
     query = (
         select(ItemVector.item_id, ItemVector.vector)
         .join(Paper, Paper.id == ItemVector.paper_id)
-        .where(ItemVector.kind == VECTOR_OF_CLAIM, *_current(embedder))
+        .where(kind == VECTOR_OF_CLAIM, *_current(embedder))
     )
     if ids is not None:
         query = query.where(id_in(session, ItemVector.item_id, ids))

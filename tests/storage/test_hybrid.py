@@ -7,14 +7,16 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import date
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import db, hybrid, vectors
 from storage.dense import DenseSearch, query_text
+from storage.dialect import backend
 from storage.embedders import HashEmbedder, Vectors
 from storage.fulltext import ClaimFilter
 from storage.hybrid import EXACT_WORDS, SIMILAR_MEANING, fuse
@@ -348,3 +350,43 @@ async def test_a_date_range_reads_the_vectors_of_its_claims(
     assert dict(zip(ids, matrix.tolist(), strict=True)) == dict(
         zip(expected_ids, expected.tolist(), strict=True)
     )
+
+
+async def test_the_claim_vectors_of_papers_are_read_through_the_papers_index(
+    seeded: AsyncSession, dense: DenseSearch
+) -> None:
+    """An `author:` or `paper:` filter searches its papers' claims by meaning exactly.
+    Their vectors are found by paper: SQLite chose to walk every claim vector in key order
+    instead (`/claims latency author:Wang` at 100,000 papers: 850 ms, now 110 ms)."""
+    rows = await seeded.execute(select(Claim.paper_id, Claim.id).order_by(Claim.id))
+    by_paper: dict[int, list[int]] = {}
+    for paper_id, claim_id in rows:
+        by_paper.setdefault(paper_id, []).append(claim_id)
+    papers = sorted(by_paper)[1::3]
+    statements: list[tuple[str, object]] = []
+
+    def keep(
+        _conn: object, _cursor: object, statement: str, parameters: object, *_: object
+    ) -> None:
+        statements.append((statement, parameters))
+
+    engine = (await seeded.connection()).engine.sync_engine
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        ids, matrix = await vectors.claim_vectors_where(
+            seeded, dense.embedder, paper_ids=papers, since=None, until=None, limit=5_000
+        )
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    assert sorted(ids) == sorted(claim for paper in papers for claim in by_paper[paper])
+    expected_ids, expected = await vectors.read(seeded, dense.embedder, VECTOR_OF_CLAIM, ids=ids)
+    assert dict(zip(ids, matrix.tolist(), strict=True)) == dict(
+        zip(expected_ids, expected.tolist(), strict=True)
+    )
+    if backend(seeded) == "sqlite":
+        ((statement, parameters),) = statements
+        raw = await (await seeded.connection()).get_raw_connection()
+        driver: Any = raw.driver_connection
+        cursor = await driver.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
+        plan = " ".join(str(row[-1]) for row in await cursor.fetchall())
+        assert "SEARCH item_vectors USING INDEX ix_item_vectors_paper_id" in plan, plan
