@@ -64,6 +64,10 @@ WORST: list[tuple[str, str]] = [
     ("SQL and operators", '/claims \'; DROP TABLE claims; -- OR * NEAR(a b) "x" -y :z'),
     ("emoji and zero-width", "/claims " + "😀\u200b" * 100),
     ("wide date range, common word", "/claims model since:2000-01-01 until:2100-01-01"),
+    ("/paper: a phrase of common words excluded", '/paper model -"a b"'),
+    ("/paper: common words excluded", '/paper NOT -"a b" the'),
+    ("a common author and a misspelt name", "/claims GAPO author:Smith"),
+    ("a common author and a common word", "/claims latency author:Wang"),
     ("10,000 characters", "/claims " + "a " * 5000),
 ]
 FLOOD = [line for _, line in WORST[1:11]]
