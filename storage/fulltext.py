@@ -56,10 +56,14 @@ async def search_budget(session: AsyncSession, seconds: float) -> AsyncIterator[
             ),
             {"timeout": str(int(seconds * 1000))},
         )
+        # A cancelled statement aborts the transaction, and a command searches on after
+        # one ran out of time (the next "Did you mean"): back to here, its statements run.
+        await session.execute(text("SAVEPOINT search_budget"))
         try:
             yield
         except DBAPIError as error:
             if getattr(error.orig, "sqlstate", None) == "57014":  # query_canceled
+                await session.execute(text("ROLLBACK TO SAVEPOINT search_budget"))
                 raise SearchTooCostly() from None
             raise
         return

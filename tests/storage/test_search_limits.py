@@ -81,9 +81,12 @@ async def test_a_statement_past_the_budget_ends_with_a_sentence(seeded: AsyncSes
     with pytest.raises(SearchTooCostly, match="Try fewer or rarer words"):
         async with fulltext.search_budget(seeded, 0.2):
             await seeded.execute(text(slow))
-    await seeded.rollback()
-    page = await search_claims(seeded, "AUROC")  # the session's connection is fine again
+    # The command goes on (its next "Did you mean"), in the same transaction: PostgreSQL's
+    # cancelled statement had aborted it, and every later statement failed.
+    page = await search_claims(seeded, "AUROC")
     assert page.hits
+    found = await lookup_paper(seeded, "GAPO")
+    assert found.one is not None
 
 
 # Text built from what the search syntax reads: excluded words, quotes, `author:`.
