@@ -94,15 +94,27 @@ async def newest(
     matches = await _estimated(session, matching, params)
     rows = await _rows(session, table)
     every = f"{_newest_first(key, matching, tested)} LIMIT :window"
-    if await _walks(session, table, matches, rows, window, terms, params):
-        return f"SELECT {key} AS id {matching}{tested} ORDER BY {key} DESC LIMIT :window"
-    span = _newest_span(matches, rows, window)
+    walked = f"SELECT {key} AS id {matching}{tested} ORDER BY {key} DESC LIMIT :window"
+    walking = await _walks(session, table, matches, rows, window, terms, params)
+    # A walk expects the phrases as common as the word the index is asked for; they may
+    # be far rarer (`AV-GRPO#5` where no claim says `AV`: every claim walked, past the
+    # search's time), so a walk with phrases stops where the window should be full.
+    span = _newest_span(matches, rows, window, 1.0 if walking else RANGE_SHARE)
+    if walking and (not tested or span is None):
+        return walked
     if span is None:
         return _narrowed(every, params)
     newest_id = await session.execute(text(f"SELECT max(id) FROM {table}"))
     params["newest_from"] = (newest_id.scalar_one() or 0) - span
-    ranged = _newest_first(key, f"{matching} AND {key} > :newest_from", tested)
-    ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
+    if walking:
+        in_span = (
+            f"SELECT {key} AS id {matching} AND {key} > :newest_from{tested}"
+            f" ORDER BY {key} DESC LIMIT :window"
+        )
+        ids = [row[0] for row in await session.execute(bind(in_span, params), params)]
+    else:
+        ranged = _newest_first(key, f"{matching} AND {key} > :newest_from", tested)
+        ids = await _without_index_scans(session, f"{ranged} LIMIT :window", params)
     if len(ids) < window and (
         walk := _rest_walked(len(ids), span, window, matches, table, bool(tested))
     ):
@@ -118,11 +130,14 @@ async def newest(
     return _NEWEST_IDS
 
 
-def _newest_span(matches: float, rows: float, window: int) -> int | None:
+def _newest_span(
+    matches: float, rows: float, window: int, share: float = RANGE_SHARE
+) -> int | None:
     """How many of the newest ids should hold the window's matches RANGE_MARGIN times
-    over; None if those are RANGE_SHARE of the table or more: every match is read then."""
+    over; None if those are `share` of the table or more: every match is read then (or
+    every id walked)."""
     span = RANGE_MARGIN * window * rows / max(matches, 1.0)
-    return None if span >= rows * RANGE_SHARE else int(span)
+    return None if span >= rows * share else int(span)
 
 
 def _rest_walked(
@@ -291,8 +306,8 @@ async def _without_index_scans(
     """The ids `sql` selects, run with plain index scans off: PostgreSQL then combines
     the text index with another (bitmaps), instead of walking one testing each row."""
     await session.execute(text("SELECT set_config('enable_indexscan', 'off', true)"))
-    # Not reset if the statement fails: the transaction is over then (a search past its
-    # time), and a statement sent now would hide why.
+    # Not reset if the statement fails: a search past its time goes back to before it
+    # (fulltext.search_budget), the setting with it.
     ids = [row[0] for row in await session.execute(bind(sql, params), params)]
     await session.execute(text("SELECT set_config('enable_indexscan', 'on', true)"))
     return ids
