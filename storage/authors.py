@@ -54,6 +54,9 @@ def author_spans(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in _AUTHOR.finditer(text)]
 
 
+_KEPT = "papers by author"  # session.info's key for the papers each `author:` names
+
+
 async def require_papers_by(session: AsyncSession, names: Sequence[str]) -> list[int]:
     """`papers_by`, or a sentence naming the author no paper has. Kept for the session: a
     command searches again for each "Did you mean" it checks, with the same filters, and
@@ -61,7 +64,7 @@ async def require_papers_by(session: AsyncSession, names: Sequence[str]) -> list
     kept: dict[tuple[str, ...], list[int]] = session.info.setdefault(_KEPT, {})
     key = tuple(names)
     if key not in kept:
-        found = []
+        found: list[int] = []
         for name in names:
             found = await papers_by(session, [name])
             if not found:
@@ -72,9 +75,6 @@ async def require_papers_by(session: AsyncSession, names: Sequence[str]) -> list
             raise BadQuery("No paper in the store has all of those authors.")
         kept[key] = found
     return kept[key]
-
-
-_KEPT = "papers by author"
 
 
 def name_words(name: str) -> tuple[str, ...]:
