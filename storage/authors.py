@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from sqlalchemy import String, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.db import once_a_session
 from storage.models import Paper
 from storage.search_text import BadQuery, normalise
 
@@ -54,27 +55,25 @@ def author_spans(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in _AUTHOR.finditer(text)]
 
 
-_KEPT = "papers by author"  # session.info's key for the papers each `author:` names
-
-
 async def require_papers_by(session: AsyncSession, names: Sequence[str]) -> list[int]:
-    """`papers_by`, or a sentence naming the author no paper has. Kept for the session: a
-    command searches again for each "Did you mean" it checks, with the same filters, and
-    each look costs a pass over every paper's authors."""
-    kept: dict[tuple[str, ...], list[int]] = session.info.setdefault(_KEPT, {})
-    key = tuple(names)
-    if key not in kept:
-        found: list[int] = []
-        for name in names:
-            found = await papers_by(session, [name])
-            if not found:
-                raise BadQuery(f"No paper in the store has an author named “{name[:80]}”.")
-        if len(names) > 1:
-            found = await papers_by(session, names)
+    """`papers_by`, or a sentence naming the author no paper has; once a command (each
+    look is a pass over every paper's authors)."""
+    return await once_a_session(
+        session, ("papers by", tuple(names)), lambda: _require_papers_by(session, names)
+    )
+
+
+async def _require_papers_by(session: AsyncSession, names: Sequence[str]) -> list[int]:
+    found: list[int] = []
+    for name in names:
+        found = await papers_by(session, [name])
         if not found:
-            raise BadQuery("No paper in the store has all of those authors.")
-        kept[key] = found
-    return kept[key]
+            raise BadQuery(f"No paper in the store has an author named “{name[:80]}”.")
+    if len(names) > 1:
+        found = await papers_by(session, names)
+    if not found:
+        raise BadQuery("No paper in the store has all of those authors.")
+    return found
 
 
 def name_words(name: str) -> tuple[str, ...]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, event, inspect, text
 from sqlalchemy.engine import URL
@@ -99,6 +99,23 @@ def _sqlite_on_begin(connection: Connection) -> None:
 
 def session_factory(engine: AsyncEngine) -> Sessions:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+T = TypeVar("T")
+
+
+async def once_a_session(
+    session: AsyncSession, key: Hashable, read: Callable[[], Awaitable[T]]
+) -> T:
+    """What `read` returns, read once in the session under `key`: a command's searches (its
+    own, and the one each "Did you mean" it checks runs) ask the same of the same filters,
+    and a command's session lives as long as it does. Only for reads the session does
+    not change by writing."""
+    kept: dict[Hashable, Any] = session.info.setdefault("read once", {})
+    if key not in kept:
+        kept[key] = await read()
+    result: T = kept[key]
+    return result
 
 
 @asynccontextmanager
