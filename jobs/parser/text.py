@@ -59,9 +59,9 @@ TAB_WIDTH = 4
 
 def list_number(digits: int) -> str:
     """The pattern of a list item's number however it is written (`5.`, `5)`, `(5)`, `５.`,
-    `5：`, `5．` or `5。` before a digit too, but not the `1` of `1.5`: a decimal point is
-    never written full width); the number is its one group."""
-    return rf"[(（\[]?([0-9０-９]{{1,{digits}}})\s*(?:[.:：](?![0-9])|[．。)）\]])"
+    `5：`, `5、` (Chinese lists), `5．` or `5。` before a digit too, but not the `1` of
+    `1.5`: a decimal point is never written full width); the number is its one group."""
+    return rf"[(（\[]?([0-9０-９]{{1,{digits}}})\s*(?:[.:：](?![0-9])|[．。、)）\]])"
 
 
 def byte_order(data: bytes) -> tuple[str, bytes]:

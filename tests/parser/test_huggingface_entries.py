@@ -23,8 +23,8 @@ LIST = next(
 )
 _ENTRY = re.compile(r"^(\d+)\. (.*)\n\nAbstract:", re.MULTILINE)
 NUMBERINGS = [
-    "{n}. {t}", "{n}) {t}", "({n}) {t}", "## {n}. {t}", "**{n}. {t}**", "{n}.{t}", "{t}", "## {t}",
-    "**{t}**",
+    "{n}. {t}", "{n}) {t}", "({n}) {t}", "## {n}. {t}", "**{n}. {t}**", "{n}.{t}", "{n}、{t}",
+    "{n}、 {t}", "{t}", "## {t}", "**{t}**",
 ]  # fmt: skip
 
 
@@ -62,8 +62,9 @@ def test_a_title_wrapped_at_a_hyphen_keeps_its_word_whole() -> None:
 def test_numbered_analysis_lines_and_the_table_of_contents_start_no_paper() -> None:
     """Without an `Abstract:` line right after it, a numbered line is no entry, however
     its number is written."""
-    text = LIST.replace("\n3. 实验验证与结果", "\n3) 实验验证与结果")
-    assert entries(text) == entries(LIST)
+    for written in ("3) ", "3、"):
+        text = LIST.replace("\n3. 实验验证与结果", f"\n{written}实验验证与结果")
+        assert entries(text) == entries(LIST)
     assert len(entries(LIST)) == 20
 
 
