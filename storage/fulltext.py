@@ -424,14 +424,31 @@ async def _sqlite_newest(
 async def _sqlite_walk(session: AsyncSession, where: ClaimFilter, params: dict[str, Any]) -> Ranked:
     """The newest matches in a wide date range, unscored, and how many the window holds.
     A page inside the window is cut from the window's own walk: a second walk for the page
-    would skip the same matches outside the range again."""
+    would skip the same matches outside the range again.
+
+    The walk goes newest first (the outer ORDER BY: without it SQLite dropped the inner
+    one and listed the oldest matches of the range). A range ending well before the newest
+    papers is walked between its claims' first and last ids: from the newest match it
+    would pass every later one first (`until:` the first 40 days of 500, at 100,000 papers:
+    820 ms, against 12 ms to find the ids and 10 to walk)."""
     dates, more = _claim_conditions(where, "c", "p")
     params |= more
+    between = ""
+    if where.until is not None and await _well_before_the_newest(session, where.until):
+        in_range = digest_dates.within_sql("p", where.since, where.until)[0]
+        papers = f"SELECT p.id FROM papers p WHERE 1 = 1 {in_range}"
+        bounds = await session.execute(
+            text(f"SELECT min(id), max(id) FROM claims WHERE paper_id IN ({papers})"), params
+        )
+        params["low"], params["high"] = bounds.one()
+        if params["high"] is None:
+            return Ranked([], 0)
+        between = " AND rowid BETWEEN :low AND :high"
     walk = f"""
         SELECT f.id FROM (
-            SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match ORDER BY rowid DESC
+            SELECT rowid AS id FROM claims_fts WHERE claims_fts MATCH :match{between}
         ) AS f JOIN claims c ON c.id = f.id JOIN papers p ON p.id = c.paper_id
-        WHERE 1 = 1 {dates}"""
+        WHERE 1 = 1 {dates} ORDER BY f.id DESC"""
     offset, limit = params["offset"], params["limit"]
     if offset + limit <= params["window"]:
         found = await session.execute(bind(f"{walk} LIMIT :window", params), params)
@@ -442,6 +459,24 @@ async def _sqlite_walk(session: AsyncSession, where: ClaimFilter, params: dict[s
         bind(f"SELECT count(*) FROM ({walk} LIMIT :window) AS n", params), params
     )
     return Ranked([row[0] for row in rows], counted.scalar_one())
+
+
+# A range with this share of the papers after it or more is walked between its claims' ids.
+AFTER_THE_RANGE = 1 / 20
+
+
+async def _well_before_the_newest(session: AsyncSession, until: date) -> bool:
+    """Whether AFTER_THE_RANGE of the papers or more come after `until` (two counts read
+    from the index of digest dates: a few milliseconds at 100,000 papers)."""
+    counted = await session.execute(
+        text(
+            "SELECT (SELECT count(*) FROM papers WHERE digest_date > :until),"
+            " (SELECT count(*) FROM papers WHERE digest_date IS NOT NULL)"
+        ),
+        {"until": until},
+    )
+    after, dated = counted.one()
+    return bool(after) and after >= dated * AFTER_THE_RANGE
 
 
 async def match_papers(

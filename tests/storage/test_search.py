@@ -365,6 +365,29 @@ async def test_every_page_of_a_wide_date_range_comes_from_one_ranking(
     assert [page.total for page in pages] == [window] * 3
 
 
+@pytest.mark.parametrize(
+    "where",
+    [
+        fulltext.ClaimFilter(until=date(2026, 9, 30)),  # the newest digest after it
+        fulltext.ClaimFilter(since=date(2026, 9, 10)),
+        fulltext.ClaimFilter(since=date(2026, 9, 10), until=date(2026, 9, 30)),
+    ],
+    ids=["until", "since", "both"],
+)
+async def test_a_wide_date_range_lists_its_newest_matches(
+    seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch, where: fulltext.ClaimFilter
+) -> None:
+    """Walked, a wide range's window is its newest matches, as a narrow range's is (and
+    PostgreSQL's): SQLite's walk listed the oldest ones first."""
+    query = parse_query("模型")
+    every = await fulltext.match_claims(seeded, query, where, limit=500, offset=0, window=500)
+    newest = sorted(every.ids, reverse=True)[:7]
+    assert 7 < every.total < 500
+    monkeypatch.setattr(fulltext, "DATE_RANGE_BY_MEMBERSHIP", 0)  # walk the matches
+    walked = await fulltext.match_claims(seeded, query, where, limit=7, offset=0, window=7)
+    assert set(walked.ids) == set(newest)
+
+
 @pytest.mark.parametrize("typed", ["奖励 reward", "reward 奖励", "幻觉 hallucination", "模型 GRPO"])
 async def test_a_word_typed_with_its_translation_finds_the_same_claims(
     seeded: AsyncSession, monkeypatch: pytest.MonkeyPatch, typed: str
