@@ -39,9 +39,9 @@ from dataclasses import dataclass, field, replace
 from storage.matching import ends_sentence
 from storage.paper_keys import deep_read_key, legacy_key, text_key
 
-from .errors import DigestParseError, DigestWarning, quoted
+from .errors import DigestParseError, DigestWarning
 from .model import KIND_ABSTRACT_ONLY, KIND_DEEP_READ, Claim, ParsedPaper
-from .naming import TITLE_LIMIT, derive_name, fallback_name, short_title, subtitle
+from .naming import TITLE_LIMIT, derive_name, fallback_name, quoted, short_title, subtitle
 from .text import (
     CJK_CHARS,
     NOT_LETTER,

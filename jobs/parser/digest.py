@@ -15,9 +15,10 @@ from storage.matching import ends_sentence
 from storage.paper_keys import deep_read_key_apart
 
 from .deep_read import is_markup, parse_deep_reads, without_markup
-from .errors import DamagedText, DigestParseError, DigestWarning, quoted
+from .errors import DamagedText, DigestParseError, DigestWarning
 from .huggingface import HEADER, parse_entries
 from .model import FORMAT_DEEP_READ, FORMAT_HUGGINGFACE, KIND_DEEP_READ, ParsedDigest, ParsedPaper
+from .naming import quoted
 from .text import (
     DRESSING,
     LOST,

@@ -3,15 +3,6 @@ only in part."""
 
 from dataclasses import dataclass
 
-QUOTED_CHARS = 80
-
-
-def quoted(text: str) -> str:
-    """Text of the file quoted in a message, in quotes, cut to QUOTED_CHARS characters: a
-    reason is one line to read at a glance, even when a file's "line" is all of it."""
-    text = text.strip()
-    return f"'{text}'" if len(text) <= QUOTED_CHARS else f"'{text[: QUOTED_CHARS - 1]}…'"
-
 
 class DigestParseError(ValueError):
     """A digest that cannot be read; `line` is 1-based when the problem has a place."""

@@ -189,5 +189,14 @@ def shorten(text: str, limit: int = SUBTITLE_LIMIT) -> str:
     return text[:cut].rstrip(_TRAILING) + "…"
 
 
+QUOTED_CHARS = 80
+
+
+def quoted(text: str) -> str:
+    """Text of the file quoted in a message, in quotes, cut to QUOTED_CHARS characters: a
+    reason is one line to read at a glance, even when a file's "line" is all of it."""
+    return f"'{shorten(text.strip(), QUOTED_CHARS)}'"
+
+
 def _in_word(char: str) -> bool:
     return (char.isalnum() and not is_cjk(char)) or char in "-_.'’"
