@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,6 +23,7 @@ from storage.hybrid import EXACT_WORDS, SIMILAR_MEANING, fuse
 from storage.models import VECTOR_OF_CLAIM, Claim, Paper
 from storage.search import ALL_BUT_ONE_WORD, PaperMatches, PaperRef, lookup_paper, search_claims
 from storage.search_text import BadQuery
+from tests.statements import statements_run
 
 
 @pytest.fixture
@@ -363,21 +364,10 @@ async def test_the_claim_vectors_of_papers_are_read_through_the_papers_index(
     for paper_id, claim_id in rows:
         by_paper.setdefault(paper_id, []).append(claim_id)
     papers = sorted(by_paper)[1::3]
-    statements: list[tuple[str, object]] = []
-
-    def keep(
-        _conn: object, _cursor: object, statement: str, parameters: object, *_: object
-    ) -> None:
-        statements.append((statement, parameters))
-
-    engine = (await seeded.connection()).engine.sync_engine
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
+    async with statements_run(seeded) as statements:
         ids, matrix = await vectors.claim_vectors_where(
             seeded, dense.embedder, paper_ids=papers, since=None, until=None, limit=5_000
         )
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
     assert sorted(ids) == sorted(claim for paper in papers for claim in by_paper[paper])
     expected_ids, expected = await vectors.read(seeded, dense.embedder, VECTOR_OF_CLAIM, ids=ids)
     assert dict(zip(ids, matrix.tolist(), strict=True)) == dict(

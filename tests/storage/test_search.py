@@ -7,7 +7,6 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
@@ -24,6 +23,7 @@ from storage.search import (
 )
 from storage.search_text import MAX_QUERY_CHARS, BadQuery, QueryTooLong, parse_query
 from tests.digests import Entry, huggingface_digest, write
+from tests.statements import statements_run
 
 DISTILLATION = "On-Policy or Off-Policy Learning? A Systematic Study of Distillation Dynamics"
 
@@ -622,23 +622,12 @@ async def test_a_command_looks_an_author_and_named_papers_up_once_however_often_
     authors, and the papers an excluded word names a search of their own (at 100,000 papers
     ten passes took 360 ms, four searches for `-the` 260 ms on PostgreSQL): each is done
     once in the command's session."""
-    authors: list[str] = []
-    named: list[str] = []
-
-    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        if "papers.authors" in statement and "LIKE" in statement:
-            authors.append(statement)
-        if "search_head" in statement:  # SQLite: a column filter; PostgreSQL: its vector
-            named.append(statement)
-
-    engine = (await seeded.connection()).engine.sync_engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    async with statements_run(seeded) as run:
         found = await search_claims(seeded, "PSTL author:wang -Enoki")
         await search_claims(seeded, "PSLT author:wang -Enoki")  # a correction, checked
         papers = await lookup_paper(seeded, "streaming author:wang")
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+    authors = [sql for sql, _ in run if "papers.authors" in sql and "LIKE" in sql]
+    named = [sql for sql, _ in run if "search_head" in sql]  # SQLite's column, or the vector
     assert len(authors) == 1 and len(named) == 1
     assert len(found.hits) == 2 and papers.total == 3
     assert {hit.paper.id for hit in found.hits} <= {paper.id for paper in papers.papers}

@@ -9,13 +9,14 @@ from collections.abc import Callable
 from datetime import date
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import fulltext, newest_matches
 from storage.dialect import backend
 from storage.models import Claim, Paper
 from storage.search_text import Query, Term, index_text, parse_query
+from tests.statements import statements_run
 
 CLAIMS = 600
 WINDOW = 20
@@ -173,23 +174,13 @@ async def test_a_table_s_size_is_asked_once_a_minute_on_a_connection(
         pytest.skip("SQLite's searches need no table sizes")
     connection = await store.connection()
     connection.info.pop("table_rows", None)  # left by an earlier test on this connection
-    asked: list[str] = []
-
-    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        if "pg_class" in statement:
-            asked.append(statement)
-
-    engine = connection.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    async with statements_run(store) as run:
         for word in ("common", "middle", "rare"):
             assert (await newest_claims(store, word)).ids
-        assert len(asked) == 1
+        assert len([sql for sql, _ in run if "pg_class" in sql]) == 1
         monkeypatch.setattr(newest_matches, "TABLE_ROWS_KEPT", 0.0)  # a minute later
         await newest_claims(store, "common")
-        assert len(asked) == 2
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+        assert len([sql for sql, _ in run if "pg_class" in sql]) == 2
 
 
 @pytest.mark.parametrize(
@@ -210,18 +201,9 @@ async def test_a_walk_testing_a_phrase_stops_where_its_word_says_the_window_is(
     full, and the rest is walked or read: the same claims, and every walk bounded."""
     ids = list((await store.execute(text("SELECT id FROM claims ORDER BY id"))).scalars())
     expected = sorted((c for i, c in enumerate(ids) if holds(i)), reverse=True)[:WINDOW]
-    walks: list[str] = []
-
-    def keep(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        if "IS TRUE ORDER BY c.id DESC" in statement:  # testing each claim, newest first
-            walks.append(statement)
-
-    engine = (await store.connection()).engine.sync_engine
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
+    async with statements_run(store) as run:
         ranked = await newest_claims(store, f'"{phrase}"')
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
+    walks = [sql for sql, _ in run if "IS TRUE ORDER BY c.id DESC" in sql]  # each claim tested
     assert set(ranked.ids) == set(expected)
     if backend(store) == "postgresql":
         assert walks and all(" c.id > " in walk for walk in walks)
