@@ -654,6 +654,13 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
     starting_over: _Item | None = None  # the last claim left out as numbered again
     expected = 1  # the lowest number no claim is read as yet
     previous = 0  # the number of the claim read last
+    # Each step looks numbers and texts up, never goes through the claims again: a file of
+    # thousands of claims numbered alike is read in as many steps, not their square.
+    said: set[tuple[str, str]] = set()  # what the claims read so far say, numbers aside
+    # The numbers claims have, here or further on, and those given to claims read again:
+    # the set only grows, so the first number none has only moves up.
+    taken = {claim.number for claim in run}
+    unused = 1
     for position, claim in enumerate(run):
         while expected in holders:
             expected += 1
@@ -666,7 +673,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
                 notes.append(DigestWarning(claim.line, _OUT_OF_ORDER.format(number, previous + 1)))
             if number > expected:
                 early[number] = (expected, None if follows else len(notes) - 1)
-        elif _repeated(claim, holders, starting_over, next(iter(run[position + 1 :]), None)):
+        elif _repeated(claim, said, holders, starting_over, _next(run, position)):
             notes.append(DigestWarning(claim.line, _TWICE.format(number, expected, "left out")))
             starting_over = claim
             continue
@@ -674,6 +681,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
             slip, note = holders.pop(number), early.pop(number)[1]
             slip.number = expected
             holders[expected] = slip
+            taken.add(expected)
             warning = DigestWarning(
                 slip.line, _TWICE.format(number, expected, f"read as claim {expected}")
             )
@@ -682,10 +690,11 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
             else:
                 notes[note] = warning
         else:
-            later = {other.number for other in run[position + 1 :]}
-            claim.number = next(
-                n for n in itertools.count(expected) if n not in holders.keys() | later
-            )
+            unused = max(unused, expected)
+            while unused in taken:
+                unused += 1
+            claim.number = unused
+            taken.add(unused)
             notes.append(
                 DigestWarning(
                     claim.line, _TWICE.format(number, expected, f"read as claim {claim.number}")
@@ -693,6 +702,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
             )
         starting_over = None
         holders[claim.number] = claim
+        said.add(_said(claim))
         previous = claim.number
     warnings.extend(notes)
     # One without its quote was reported and is left out; out of order: reported.
@@ -788,14 +798,27 @@ def _unlabel_quote(claim: _Item, warnings: list[DigestWarning]) -> None:
     )
 
 
-def _repeated(
-    claim: _Item, holders: dict[int, _Item], before: _Item | None, after: _Item | None
-) -> bool:
-    """Whether a claim whose number is taken repeats an earlier one word for word, or is
-    one of a run numbered again (`before`, the claim left out before it, or `after`, the
-    one after it, go on from its number with another that is taken)."""
+def _next(items: Sequence[_Item], position: int) -> _Item | None:
+    return items[position + 1] if position + 1 < len(items) else None
+
+
+def _said(claim: _Item) -> tuple[str, str]:
+    """What a claim says: its statement and its quote, its number aside."""
     said = claim.as_claim()
-    if any(replace(other.as_claim(), number=claim.number) == said for other in holders.values()):
+    return said.text_zh, said.quote_en
+
+
+def _repeated(
+    claim: _Item,
+    said: set[tuple[str, str]],
+    holders: dict[int, _Item],
+    before: _Item | None,
+    after: _Item | None,
+) -> bool:
+    """Whether a claim whose number is taken repeats word for word one read before (what
+    those `said`), or is one of a run numbered again (`before`, the claim left out before
+    it, or `after`, the one after it, go on from its number with another that is taken)."""
+    if _said(claim) in said:
         return True
     if before is not None and before.number + 1 == claim.number:
         return True
@@ -1213,18 +1236,20 @@ def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> lis
     its neighbours imply (the first of a list of them as claim 1), with a warning; taken
     for text, it would start a paper of its own."""
     result: list[_Item] = []
+    # Where the indented English from each item on ends, found once (a file of nothing but
+    # quotes would otherwise be gone through again from each of them).
+    ends = list(range(len(items) + 1))
+    for at in reversed(range(len(items))):
+        if _is_indented_english(items[at]):
+            ends[at] = ends[at + 1]
     index = 0
     while index < len(items):
-        item, end = items[index], index + 1
-        while end < len(items) and _is_indented_english(items[end]):
-            end += 1
+        item, end = items[index], ends[index + 1]
         listed = (  # another plain paragraph with its quote comes next
-            end + 1 < len(items)
-            and items[end].kind == _PROSE
-            and _is_indented_english(items[end + 1])
+            end + 1 < len(items) and items[end].kind == _PROSE and ends[end + 1] > end + 1
         )
-        quotes, after = items[index + 1 : end], items[end : end + 1]
-        claim = _claim_without_number(item, quotes, result, after, listed)
+        after = items[end] if end < len(items) else None
+        claim = _claim_without_number(item, items, (index + 1, end), result, after, listed)
         if claim is None:
             result.append(item)
             index += 1
@@ -1246,15 +1271,21 @@ def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> lis
 
 
 def _claim_without_number(
-    item: _Item, quotes: list[_Item], before: list[_Item], after: list[_Item], listed: bool
+    item: _Item,
+    items: list[_Item],
+    quotes: tuple[int, int],
+    before: list[_Item],
+    after: _Item | None,
+    listed: bool,
 ) -> _Item | None:
-    """`item` as the claim it is when `quotes` (indented English) follow it and a claim is
-    next to it (the last of `before`, or `after` when that is not the first claim), or
-    another plain paragraph with its quote (`listed`)."""
-    if item.kind != _PROSE or not quotes:
+    """`item` as the claim it is when `items[start:end]` of `quotes` (indented English)
+    follow it and a claim is next to it (the last of `before`, or `after` when that is not
+    the first claim), or another plain paragraph with its quote (`listed`)."""
+    start, end = quotes
+    if item.kind != _PROSE or start == end:
         return None
     previous = before[-1] if before and before[-1].kind == _CLAIM_ITEM else None
-    following = after[0] if after and after[0].kind == _CLAIM_ITEM and after[0].number > 1 else None
+    following = after if after and after.kind == _CLAIM_ITEM and after.number > 1 else None
     if previous is None and following is None and not listed:
         return None
     if bare := _BARE_NUMBER.fullmatch(item.text):  # `5.` alone: the number, without text
@@ -1273,7 +1304,7 @@ def _claim_without_number(
     elif lines and (mark := _ITEM_MARK.match(lines[0])):
         lines[0] = lines[0][mark.end() :]
     claim = _Item(_CLAIM_ITEM, item.paragraph, number, lines, written=written)
-    claim.quote_lines = [line for quote in quotes for line in quote.paragraph.lines]
+    claim.quote_lines = [line for quote in items[start:end] for line in quote.paragraph.lines]
     return claim
 
 

@@ -1,0 +1,139 @@
+"""A file is read in work proportional to its size, whatever its paragraphs repeat: eight
+times the paragraphs cost at most about eight times the work. A step that went through a
+paper's claims again for each of its claims made a file of 50,000 quotes take a quarter of
+an hour (0.7 MB, far under the size cap), held up every ingest behind it and a core with it.
+
+Work is counted as the Python instructions a parse runs, the same on any machine and under
+any load; a step done again for each paragraph over all the others shows as a ratio near
+64, a linear one near 8."""
+
+import re
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jobs.ingest import parse_file
+from tests.parser.summary import seed_files
+
+TIMES = 8
+# Linear work, measured on every shape below, grows 6.4-8.6 times; a square, 40-64 times.
+MOST_GROWTH = 12
+
+
+def instructions(text: str) -> int:
+    """The Python instructions `parse_file` runs on `text`, read as a file's bytes."""
+    count = 0
+
+    def trace(frame: FrameType, event: str, _arg: Any) -> Callable[..., Any]:
+        nonlocal count
+        frame.f_trace_opcodes = True
+        count += event == "opcode"
+        return trace
+
+    data = text.encode()
+    parse_file(data)  # caches filled (tables, word forms) before the count
+    before = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        parse_file(data)
+    finally:
+        sys.settrace(before)
+    return count
+
+
+def growth(file: Callable[[int], str], repeats: int = 50) -> float:
+    return instructions(file(TIMES * repeats)) / instructions(file(repeats))
+
+
+def _deep_read(paragraphs: Callable[[int], str]) -> Callable[[int], str]:
+    return lambda n: "2026-09-09\n\n" + "\n\n".join(map(paragraphs, range(n))) + "\n"
+
+
+SHAPES = {
+    "claims all numbered alike": _deep_read(lambda i: f'5. 声明{i}。\n\n   "Quote {i}."'),
+    "claims without quotes numbered alike": _deep_read(lambda i: f"3. 声明{i}，别无引文。"),
+    "quotes with no claim": _deep_read(lambda i: f'      "q{i}"'),
+    "bare numbers alike with their quotes": _deep_read(lambda i: f"5.\n\n   Quote {i} here."),
+    "claims numbered on": _deep_read(lambda i: f"{i + 1}. 声明{i}。\n\n   Quote {i} here."),
+    "numbered again from 1": _deep_read(lambda i: f"{i % 3 + 1}. 声明{i}。\n\n   Quote {i}."),
+    "deep reads one after another": _deep_read(
+        lambda i: (
+            f"本文提出 M{i}（Model {i}），一个方法。\n\n1. 声明{i}。\n\n   Quote {i}.\n\n"
+            f"Novelty：新{i}。 Soundness：稳。 Significance：大。"
+        )
+    ),
+    "entries of a HuggingFace list": lambda n: (
+        "HuggingFace Papers 2026-10-04\n\n"
+        + "".join(f"{i + 1}. Title {i}\n\nAbstract:Text {i}. We show {i}.\n\n" for i in range(n))
+    ),
+    "entries all numbered alike": lambda n: (
+        "HuggingFace Papers 2026-10-04\n\n"
+        + "".join(f"1. Title {i}\n\nAbstract:Text {i}.\n\n" for i in range(n))
+    ),
+}
+
+
+@pytest.mark.parametrize("file", SHAPES.values(), ids=SHAPES.keys())
+def test_each_structure_many_times_over_is_read_in_linear_work(
+    file: Callable[[int], str],
+) -> None:
+    assert growth(file) <= MOST_GROWTH
+
+
+SEED_PARAGRAPHS = [
+    paragraph
+    for seed in seed_files()
+    for paragraph in re.split(r"\n\s*\n", seed.read_text(encoding="utf-8"))
+    if paragraph.strip()
+]
+PIECES = [
+    "1. 声明一。",
+    '      "An indented quote."',
+    "   中文缩进",
+    "5.",
+    "五、声明。",
+    "- item",
+    "Novelty：新。 Soundness：稳。 Significance：大。",
+    "Limitations: x",
+    "仅依据摘要，无法可靠判断方法 soundness 与实验充分性，请以原文为准。",
+    "本文提出 ABC（Alpha Beta C），一个方法。",
+    "| a | b |",
+    "$$x$$",
+    "# 标题",
+    "Abstract: text.",
+    "2026-09-09",
+]
+HEADS = ["2026-09-09\n\n", "HuggingFace Papers 2026-10-04\n\n"]
+
+
+def _varied(paragraph: str, repeat: int, how: str) -> str:
+    """The paragraph told apart from its other copies (copies written twice are left out)
+    by its first number or, when it has none, by a word at the end of its first line."""
+    if how == "number" and re.search(r"\d+", paragraph):
+        return re.sub(r"\d+", str(repeat + 1), paragraph, count=1)
+    first, _, rest = paragraph.partition("\n")
+    return f"{first} v{repeat}" + (f"\n{rest}" if rest else "")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    head=st.sampled_from(HEADS),
+    motif=st.lists(
+        st.sampled_from(SEED_PARAGRAPHS) | st.sampled_from(PIECES), min_size=1, max_size=4
+    ),
+    how=st.sampled_from(["number", "word"]),
+    between=st.sampled_from(["\n", "\n\n", "\n\n\n"]),
+)
+def test_any_run_of_paragraphs_many_times_over_is_read_in_linear_work(
+    head: str, motif: list[str], how: str, between: str
+) -> None:
+    def file(repeats: int) -> str:
+        copies = (_varied(p, r, how) for r in range(repeats) for p in motif)
+        return head + between.join(copies)
+
+    assert growth(file, repeats=40) <= MOST_GROWTH
