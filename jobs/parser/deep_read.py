@@ -656,7 +656,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
     previous = 0  # the number of the claim read last
     # Each step looks numbers and texts up, never goes through the claims again: a file of
     # thousands of claims numbered alike is read in as many steps, not their square.
-    said: set[tuple[str, str]] = set()  # what the claims read so far say, numbers aside
+    said = _Said()
     # The numbers claims have, here or further on, and those given to claims read again:
     # the set only grows, so the first number none has only moves up.
     taken = {claim.number for claim in run}
@@ -702,7 +702,7 @@ def _paper_claims(run: list[_Item], warnings: list[DigestWarning]) -> list[_Item
             )
         starting_over = None
         holders[claim.number] = claim
-        said.add(_said(claim))
+        said.add(claim)
         previous = claim.number
     warnings.extend(notes)
     # One without its quote was reported and is left out; out of order: reported.
@@ -802,15 +802,31 @@ def _next(items: Sequence[_Item], position: int) -> _Item | None:
     return items[position + 1] if position + 1 < len(items) else None
 
 
-def _said(claim: _Item) -> tuple[str, str]:
-    """What a claim says: its statement and its quote, its number aside."""
-    said = claim.as_claim()
-    return said.text_zh, said.quote_en
+class _Said:
+    """What the claims read so far say, their numbers aside: read from them only once a
+    number is taken twice (most papers never ask), and then once for each claim."""
+
+    def __init__(self) -> None:
+        self._known: set[tuple[str, str]] = set()
+        self._unread: list[_Item] = []
+
+    def add(self, claim: _Item) -> None:
+        self._unread.append(claim)
+
+    def __contains__(self, claim: _Item) -> bool:
+        self._known.update(map(self._said, self._unread))
+        self._unread.clear()
+        return self._said(claim) in self._known
+
+    @staticmethod
+    def _said(claim: _Item) -> tuple[str, str]:
+        said = claim.as_claim()
+        return said.text_zh, said.quote_en
 
 
 def _repeated(
     claim: _Item,
-    said: set[tuple[str, str]],
+    said: _Said,
     holders: dict[int, _Item],
     before: _Item | None,
     after: _Item | None,
@@ -818,7 +834,7 @@ def _repeated(
     """Whether a claim whose number is taken repeats word for word one read before (what
     those `said`), or is one of a run numbered again (`before`, the claim left out before
     it, or `after`, the one after it, go on from its number with another that is taken)."""
-    if _said(claim) in said:
+    if claim in said:
         return True
     if before is not None and before.number + 1 == claim.number:
         return True
