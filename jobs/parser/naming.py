@@ -46,6 +46,12 @@ _SENTENCE_BREAK = re.compile(r"[。！？；]\s*\Z")
 _IS = re.compile(r"\s*是")
 _WINDOW = 24
 _EXPANSION_WINDOW = 160
+# A name is introduced where an entry starts, and counted in the text about it: what lies
+# further, in a paragraph or a text far longer than any review's, is not read. Each word
+# that looks like a name is counted through the text, so an endless first paragraph of
+# such words cost its length squared (0.44 MB: 5 s; the size cap: hours).
+_INTRODUCED_WITHIN = 2_000
+_COUNTED_WITHIN = 100_000
 
 _SIZE = re.compile(r"A?[0-9]+(?:\.[0-9]+)?[BMKT]")
 _SIZE_SUFFIX = re.compile(r"(.+?)-A?[0-9]+(?:\.[0-9]+)?[BMKT]")
@@ -78,7 +84,8 @@ def _narrow(text: str) -> str:
 
 def derive_name(first_paragraph: str, entry_text: str) -> str | None:
     """The short name of the method or system an untitled entry is about, or None."""
-    first_paragraph, entry_text = _narrow(first_paragraph), _narrow(entry_text)
+    first_paragraph = _narrow(first_paragraph[:_INTRODUCED_WITHIN])
+    entry_text = _narrow(entry_text[:_COUNTED_WITHIN])
     cued = dict.fromkeys(  # ordered, so ties resolve the same way in every process
         match.group()
         for match in _TOKENS.finditer(first_paragraph)

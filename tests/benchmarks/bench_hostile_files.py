@@ -1,6 +1,7 @@
 """How long `paperbot ingest --check` takes on files built to make a parser work hard: each
 structure of a digest repeated thousands of times (claims numbered alike, quotes with no
-claim, entries numbered alike, …; the shapes of tests/parser/test_work_grows_linearly.py).
+claim, entries numbered alike, …; the shapes of tests/parser/test_work_grows_linearly.py),
+and a first paragraph of thousands of words that look like names.
 A linear parser reads eight times the paragraphs in about eight times the time.
 
 Reproduce: `python -m tests.benchmarks.bench_hostile_files --write` (add `--before
@@ -19,7 +20,18 @@ from tests.benchmarks.bench_ingest import PAPERBOT
 from tests.benchmarks.results import write_section
 from tests.parser.test_work_grows_linearly import SHAPES
 
-SIZES = (4_000, 32_000)  # paragraphs (or entries) of each shape
+SIZES = (4_000, 32_000)  # paragraphs (or entries, or words) of each shape
+
+
+def _names_first(words: int) -> str:
+    """A deep read whose first paragraph is nothing but words that look like names: each
+    was counted through the whole text to pick the paper's name."""
+    first = "本文提出 " + " ".join(f"Model{i}Net" for i in range(words)) + "，一个方法。"
+    review = "Novelty：新。 Soundness：稳。 Significance：大。"
+    return f"2026-09-09\n\n{first}\n\n1. 声明一。\n\n   The quote here.\n\n{review}\n"
+
+
+FILES = {**SHAPES, "a first paragraph of words like names": _names_first}
 
 
 def timed_check(paperbot: str, path: Path, timeout: float) -> float | None:
@@ -58,7 +70,7 @@ def main() -> int:
         f"| shape | paragraphs | MB | {head} |",
         "|---|---:|---:|" + "---:|" * len(codes),
     ]
-    for name, shape in SHAPES.items():
+    for name, shape in FILES.items():
         for size in SIZES:
             path = args.workdir / f"{name.replace(' ', '-')}-{size}.txt"
             path.write_text(shape(size), encoding="utf-8")

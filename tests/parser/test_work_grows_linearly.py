@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jobs.ingest import parse_file
+from jobs.parser import naming
+from jobs.selection import Skipped
 from tests.parser.summary import seed_files
 
 TIMES = 8
@@ -138,3 +140,34 @@ def test_any_run_of_paragraphs_many_times_over_is_read_in_linear_work(
         return head + between.join(copies)
 
     assert growth(file, repeats=40) <= MOST_GROWTH
+
+
+def test_a_first_paragraph_of_endless_names_is_scanned_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Naming a paper counts each word that looks like a name through its text, in C: work
+    the instruction count above does not see. A first paragraph of thousands of such words
+    was counted through whole (0.44 MB: 5 s, the size cap: hours); the paper is still named
+    by the word it introduces first, and the text read to name it stays bounded."""
+    scanned = 0
+    mentions = naming._mentions
+
+    def counted(text: str, token: str, *, variants: bool = True) -> int:
+        nonlocal scanned
+        scanned += len(text)
+        return mentions(text, token, variants=variants)
+
+    monkeypatch.setattr(naming, "_mentions", counted)
+
+    def scanned_for(words: int) -> int:
+        nonlocal scanned
+        scanned = 0
+        first = "本文提出 " + " ".join(f"Model{i}Net" for i in range(words)) + "，一个方法。"
+        review = "Novelty：新。 Soundness：稳。 Significance：大。"
+        text = f"2026-09-09\n\n{first}\n\n1. 声明一。\n\n   The quote here.\n\n{review}\n"
+        parsed = parse_file(text.encode())
+        assert not isinstance(parsed, str | Skipped)
+        assert parsed.papers[0].fields["name"] == "Model0Net"
+        return scanned
+
+    assert scanned_for(40_000) <= 1.2 * scanned_for(20_000)
