@@ -725,7 +725,7 @@ def _read_on(run: list[_Item], warnings: list[DigestWarning]) -> None:
     written = 0  # and the number it was written with
     offset = 0  # what the claims of a run numbered again are read on by
     for position, claim in enumerate(run):
-        following = run[position + 1] if position + 1 < len(run) else None
+        following = _next(run, position)
         if (
             claim.number == 1
             and read
@@ -1265,7 +1265,7 @@ def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> lis
             end + 1 < len(items) and items[end].kind == _PROSE and ends[end + 1] > end + 1
         )
         after = items[end] if end < len(items) else None
-        claim = _claim_without_number(item, items, (index + 1, end), result, after, listed)
+        claim = _claim_without_number(item, range(index + 1, end), items, result, after, listed)
         if claim is None:
             result.append(item)
             index += 1
@@ -1288,17 +1288,16 @@ def _unnumbered_claims(items: list[_Item], warnings: list[DigestWarning]) -> lis
 
 def _claim_without_number(
     item: _Item,
+    quotes: range,
     items: list[_Item],
-    quotes: tuple[int, int],
     before: list[_Item],
     after: _Item | None,
     listed: bool,
 ) -> _Item | None:
-    """`item` as the claim it is when `items[start:end]` of `quotes` (indented English)
-    follow it and a claim is next to it (the last of `before`, or `after` when that is not
-    the first claim), or another plain paragraph with its quote (`listed`)."""
-    start, end = quotes
-    if item.kind != _PROSE or start == end:
+    """`item` as the claim it is when the `quotes` of `items` (indented English) follow it
+    and a claim is next to it (the last of `before`, or `after` when that is not the first
+    claim), or another plain paragraph with its quote (`listed`)."""
+    if item.kind != _PROSE or not quotes:
         return None
     previous = before[-1] if before and before[-1].kind == _CLAIM_ITEM else None
     following = after if after and after.kind == _CLAIM_ITEM and after.number > 1 else None
@@ -1320,7 +1319,7 @@ def _claim_without_number(
     elif lines and (mark := _ITEM_MARK.match(lines[0])):
         lines[0] = lines[0][mark.end() :]
     claim = _Item(_CLAIM_ITEM, item.paragraph, number, lines, written=written)
-    claim.quote_lines = [line for quote in items[start:end] for line in quote.paragraph.lines]
+    claim.quote_lines = [line for at in quotes for line in items[at].paragraph.lines]
     return claim
 
 
