@@ -350,17 +350,38 @@ _ORPHAN = (
 @dataclass
 class _Item:
     kind: str
-    paragraph: Paragraph
+    _paragraph: Paragraph
     number: int = 0
     claim_lines: list[str] = field(default_factory=list)
     quote_lines: list[str] = field(default_factory=list)
     written: str = ""  # a claim's number as written, when not `N. ` (`5、`, `5)`)
     loose: bool = False  # a `_LOOSE_CLAIM`: a claim only with its quote
     second_quote: int = 0  # where in `quote_lines` a second indented paragraph starts
+    _run_on: list[str] = field(default_factory=list)  # lines not yet in `_paragraph`
+
+    @property
+    def paragraph(self) -> Paragraph:
+        if self._run_on:
+            lines = (*self._paragraph.lines, *self._run_on)
+            self._paragraph = Paragraph(self._paragraph.line, lines)
+            self._run_on.clear()
+        return self._paragraph
+
+    def run_on(self, paragraph: Paragraph) -> None:
+        """Take in a paragraph that goes on this one (a table under its section, a review's
+        next label). Its lines join the paragraph when that is next read, not at each of
+        them: a review going on for thousands of paragraphs was copied whole at each."""
+        self._run_on.extend(paragraph.lines)
+
+    def last_lines(self, count: int) -> Sequence[str]:
+        """The last `count` lines, without joining what ran on into it."""
+        if len(self._run_on) >= count:
+            return self._run_on[-count:]
+        return [*self._paragraph.lines[len(self._run_on) - count :], *self._run_on]
 
     @property
     def line(self) -> int:
-        return self.paragraph.line
+        return self._paragraph.line
 
     @property
     def text(self) -> str:
@@ -949,17 +970,19 @@ def _classify(paras: Sequence[Paragraph], warnings: list[DigestWarning]) -> list
         elif items and items[-1].kind == _PROSE and _display_block(paragraph.lines):
             # A table or a display formula set apart is part of the section before it;
             # counted as a section of its own, it moved every section after it.
-            so_far = items[-1].paragraph
-            items[-1].paragraph = Paragraph(so_far.line, so_far.lines + paragraph.lines)
+            items[-1].run_on(paragraph)
         elif _is_note(body):
             items.append(_Item(_NOTE, paragraph))
         elif (
             items
             and items[-1].kind == _REVIEW_ITEM
-            and (_REVIEW_GOES_ON.match(body) or _awaits_its_text(items[-1].text))
+            # (Its last lines hold a label it may end with: each line holds a character.)
+            and (
+                _REVIEW_GOES_ON.match(body)
+                or _awaits_its_text(join_lines(items[-1].last_lines(_LONGEST_LABEL)))
+            )
         ):
-            so_far = items[-1].paragraph
-            items[-1].paragraph = Paragraph(so_far.line, so_far.lines + paragraph.lines)
+            items[-1].run_on(paragraph)
         elif review := _REVIEW.match(body):
             items.append(_Item(_REVIEW_ITEM, paragraph))
             if not _PLAIN_LABEL.match(review[0]):

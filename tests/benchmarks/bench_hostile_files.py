@@ -1,7 +1,8 @@
 """How long `paperbot ingest --check` takes on files built to make a parser work hard: each
 structure of a digest repeated thousands of times (claims numbered alike, quotes with no
-claim, entries numbered alike, …; the shapes of tests/parser/test_work_grows_linearly.py),
-and a first paragraph of thousands of words that look like names.
+claim, entries numbered alike, tables under a section, a review going on label after label,
+…; the shapes of tests/parser/test_work_grows_linearly.py), and a first paragraph of
+thousands of words that look like names.
 A linear parser reads eight times the paragraphs in about eight times the time.
 
 Reproduce: `python -m tests.benchmarks.bench_hostile_files --write` (add `--before
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from tests.benchmarks.bench_ingest import PAPERBOT
 from tests.benchmarks.results import write_section
-from tests.parser.test_work_grows_linearly import SHAPES
+from tests.parser.test_work_grows_linearly import RUN_ON, SHAPES
 
 SIZES = (4_000, 32_000)  # paragraphs (or entries, or words) of each shape
 
@@ -31,7 +32,7 @@ def _names_first(words: int) -> str:
     return f"2026-09-09\n\n{first}\n\n1. 声明一。\n\n   The quote here.\n\n{review}\n"
 
 
-FILES = {**SHAPES, "a first paragraph of words like names": _names_first}
+FILES = {**SHAPES, **RUN_ON, "a first paragraph of words like names": _names_first}
 
 
 def timed_check(paperbot: str, path: Path, timeout: float) -> float | None:

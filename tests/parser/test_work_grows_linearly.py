@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jobs.ingest import parse_file
-from jobs.parser import naming
+from jobs.parser import deep_read, naming
+from jobs.parser.text import Paragraph
 from jobs.selection import Skipped
 from tests.parser.summary import seed_files
 
@@ -87,6 +88,55 @@ def test_each_structure_many_times_over_is_read_in_linear_work(
     file: Callable[[int], str],
 ) -> None:
     assert growth(file) <= MOST_GROWTH
+
+
+def _one_deep_read(
+    between: Callable[[int], str], review: str = "Novelty：新。"
+) -> Callable[[int], str]:
+    """One deep read with `between(i)` paragraphs before its claims, or after its review."""
+    head = "2026-09-09\n\n本文提出 X（Ex），一个方法。\n\n"
+    claim = '1. 声明一。\n\n   "The first quote."\n\n'
+    if review:
+        return lambda n: f"{head}{_sections(between, n)}\n\n{claim}{review}\n"
+    return lambda n: f"{head}{claim}Novelty：新。\n\n{_sections(between, n)}\n"
+
+
+def _sections(paragraph: Callable[[int], str], n: int) -> str:
+    return "\n\n".join(map(paragraph, range(n)))
+
+
+RUN_ON = {
+    "tables under a section": _one_deep_read(lambda i: f"| a{i} | b |"),
+    "formulas under a section": _one_deep_read(lambda i: f"$$x_{i}$$"),
+    "a review going on label after label": _one_deep_read(lambda i: f"Soundness：稳{i}。", ""),
+}
+
+
+@pytest.mark.parametrize("file", RUN_ON.values(), ids=RUN_ON.keys())
+def test_paragraphs_run_into_one_are_copied_in_linear_work(
+    file: Callable[[int], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables and formulas join the section before them, a review's labels the review:
+    joined by copying the lines so far at each (in C, unseen by the instruction count),
+    thousands of them cost their number squared (64,000 lines: 2.2 s; the size cap, hours).
+    Counted here: the lines put into paragraphs."""
+    copied = 0
+
+    class Counted(Paragraph):
+        def __new__(cls, line: int, lines: tuple[str, ...]) -> Paragraph:  # type: ignore[misc]
+            nonlocal copied
+            copied += len(lines)
+            return Paragraph(line, lines)
+
+    monkeypatch.setattr(deep_read, "Paragraph", Counted)
+
+    def lines_copied(repeats: int) -> int:
+        nonlocal copied
+        copied = 0
+        assert not isinstance(parse_file(file(repeats).encode()), str)
+        return copied
+
+    assert lines_copied(TIMES * 400) <= MOST_GROWTH * lines_copied(400)
 
 
 SEED_PARAGRAPHS = [
