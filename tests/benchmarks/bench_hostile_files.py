@@ -19,20 +19,12 @@ from pathlib import Path
 
 from tests.benchmarks.bench_ingest import PAPERBOT
 from tests.benchmarks.results import write_section
-from tests.parser.test_work_grows_linearly import RUN_ON, SHAPES
+from tests.parser.test_work_grows_linearly import RUN_ON, SHAPES, names_first
 
 SIZES = (4_000, 32_000)  # paragraphs (or entries, or words) of each shape
 
 
-def _names_first(words: int) -> str:
-    """A deep read whose first paragraph is nothing but words that look like names: each
-    was counted through the whole text to pick the paper's name."""
-    first = "本文提出 " + " ".join(f"Model{i}Net" for i in range(words)) + "，一个方法。"
-    review = "Novelty：新。 Soundness：稳。 Significance：大。"
-    return f"2026-09-09\n\n{first}\n\n1. 声明一。\n\n   The quote here.\n\n{review}\n"
-
-
-FILES = {**SHAPES, **RUN_ON, "a first paragraph of words like names": _names_first}
+FILES = {**SHAPES, **RUN_ON, "a first paragraph of words like names": names_first}
 
 
 def timed_check(paperbot: str, path: Path, timeout: float) -> float | None:

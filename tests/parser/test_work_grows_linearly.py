@@ -55,8 +55,12 @@ def growth(file: Callable[[int], str], repeats: int = 50) -> float:
     return instructions(file(TIMES * repeats)) / instructions(file(repeats))
 
 
+def _sections(paragraph: Callable[[int], str], n: int) -> str:
+    return "\n\n".join(map(paragraph, range(n)))
+
+
 def _deep_read(paragraphs: Callable[[int], str]) -> Callable[[int], str]:
-    return lambda n: "2026-09-09\n\n" + "\n\n".join(map(paragraphs, range(n))) + "\n"
+    return lambda n: f"2026-09-09\n\n{_sections(paragraphs, n)}\n"
 
 
 SHAPES: dict[str, Callable[[int], str]] = {
@@ -99,10 +103,6 @@ def _one_deep_read(
     if review:
         return lambda n: f"{head}{_sections(between, n)}\n\n{claim}{review}\n"
     return lambda n: f"{head}{claim}Novelty：新。\n\n{_sections(between, n)}\n"
-
-
-def _sections(paragraph: Callable[[int], str], n: int) -> str:
-    return "\n\n".join(map(paragraph, range(n)))
 
 
 RUN_ON = {
@@ -193,6 +193,13 @@ def test_any_run_of_paragraphs_many_times_over_is_read_in_linear_work(
     assert growth(file, repeats=40) <= MOST_GROWTH
 
 
+def names_first(words: int) -> str:
+    """A deep read whose first paragraph is nothing but words that look like names."""
+    first = "本文提出 " + " ".join(f"Model{i}Net" for i in range(words)) + "，一个方法。"
+    review = "Novelty：新。 Soundness：稳。 Significance：大。"
+    return f"2026-09-09\n\n{first}\n\n1. 声明一。\n\n   The quote here.\n\n{review}\n"
+
+
 def test_a_first_paragraph_of_endless_names_is_scanned_a_bounded_number_of_times(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -213,10 +220,7 @@ def test_a_first_paragraph_of_endless_names_is_scanned_a_bounded_number_of_times
     def scanned_for(words: int) -> int:
         nonlocal scanned
         scanned = 0
-        first = "本文提出 " + " ".join(f"Model{i}Net" for i in range(words)) + "，一个方法。"
-        review = "Novelty：新。 Soundness：稳。 Significance：大。"
-        text = f"2026-09-09\n\n{first}\n\n1. 声明一。\n\n   The quote here.\n\n{review}\n"
-        parsed = parse_file(text.encode())
+        parsed = parse_file(names_first(words).encode())
         assert not isinstance(parsed, str | Skipped)
         assert parsed.papers[0].fields["name"] == "Model0Net"
         return scanned
