@@ -762,10 +762,11 @@ def ingest_done(report: IngestReport) -> Message:
         lines.append(f"…and {len(report.errors) - 10} more errors (see `paperbot status`).")
     if report.warnings:
         first_warning = report.warnings[0]
+        files = count_of(len({warning["path"] for warning in report.warnings}), False, "file")
         lines.append(
-            f"{len(report.warnings)} parts left out of loaded files, first "
+            f"{files} loaded with parts left out, first "
             f"`{esc(first_warning['path'])}`: {esc(first_warning['warning'])} "
-            "(all in `paperbot status`)."
+            "(see `paperbot status`)."
         )
     if report.skipped:
         first = report.skipped[0]

@@ -231,7 +231,7 @@ async def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
         )
     if status.warnings:
         files = len({warning["path"] for warning in status.warnings})
-        print(f"warnings   {len(status.warnings)} in {files} files (parts left out)")
+        print(f"warnings   parts left out, in {files} of the loaded files")
         for warning in status.warnings:
             print(f"  {warning['path']}: {warning['warning']}")
     for refused in status.suspect:

@@ -67,6 +67,7 @@ CLAIMS = cast(Table, Claim.__table__)
 PAPER_DOCUMENTS = cast(Table, PaperDocument.__table__)
 _LOST_BLOCK = 64  # characters: a sentence or two; a word or a clause less is an edit
 _CHUNK = 500  # keys per IN (...) query, well under every driver's parameter limit
+WARNINGS_KEPT = 100  # of one file, stored and reported; `paperbot ingest --check` lists all
 _CLAIM_COLUMNS = ("paper_id", "number", "text_zh", "quote_en", "source", "search_text")
 
 
@@ -174,6 +175,20 @@ async def finish_ingest(session: AsyncSession, *, stored: bool) -> None:
     await dialect.merge_pending_index_entries(session)
     if stored:
         await dialect.refresh_statistics(session)
+
+
+def kept_warnings(warnings: Sequence[str]) -> list[str]:
+    """A file's first WARNINGS_KEPT warnings, then how many more it has: a file damaged
+    throughout would otherwise fill its row, `paperbot status` and the ingest report with
+    a line for each of its paragraphs (hundreds of thousands). Kept warnings are kept
+    again as they are."""
+    if len(warnings) <= WARNINGS_KEPT + 1:  # the line saying "1 more" would take its place
+        return list(warnings)
+    more = len(warnings) - WARNINGS_KEPT
+    return [
+        *warnings[:WARNINGS_KEPT],
+        f"and {more:,} more warnings like these (`paperbot ingest --check` lists them all)",
+    ]
 
 
 async def find_document(session: AsyncSession, path: str) -> Document | None:
@@ -285,7 +300,7 @@ async def save_document(
         digest_date=digest_date,
         parser_version=parser_version,
         status="ok",
-        error="\n".join(warnings) or None,
+        error="\n".join(kept_warnings(warnings)) or None,
     )
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
@@ -296,7 +311,7 @@ async def save_document(
     fresh = [paper for paper in unique if paper.key not in existing]
     notes = [*named_apart, *await _abstracts_of_other_ids(session, fresh)]
     if notes:
-        document.error = "\n".join([*warnings, *notes])
+        document.error = "\n".join(kept_warnings([*warnings, *notes]))
     known = [paper for paper in unique if paper.key in existing]
     known_ids = [existing[p.key].id for p in known]
     newer = await _in_newer_digests(session, known_ids, document.id, digest_date)

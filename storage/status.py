@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage import ledger, vectors
 from storage.embedders import Embedder
+from storage.loading import kept_warnings
 from storage.models import CLAIM_FROM_REVIEW, Claim, Document, IngestRun, LedgerPost, Paper
 
 MAX_WARNED_FILES = 100  # status lists the warnings of this many files at most
@@ -80,7 +81,7 @@ async def store_status(
     warnings = [
         {"path": path, "warning": line}
         for path, error in warned
-        for line in (error or "").splitlines()
+        for line in kept_warnings((error or "").splitlines())  # rows stored before the cap
     ]
     refused = await session.execute(
         select(Document.path, Document.error)

@@ -21,7 +21,7 @@ def test_skipped_files_and_warnings_are_reported_without_failing() -> None:
     text = as_text(ingest_done(report).as_payload())
 
     assert "files 3 new, 0 changed, 0 unchanged, 0 failed;" in text
-    assert "1 parts left out of loaded files, first `digests/day.txt`: line 35: claim 5 …" in text
+    assert "1 file loaded with parts left out, first `digests/day.txt`: line 35: claim 5 …" in text
     assert (
         "Skipped: `digests/README.md`: not a digest (README, .md and .json files "
         "are never read) (and 1 more)." in text

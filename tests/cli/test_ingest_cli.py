@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -271,8 +272,44 @@ def test_check_reports_problems_on_their_lines_and_writes_nothing(tmp_path: Path
     status = paperbot("status", cwd=tmp_path, env=env)
     assert loaded.returncode == 0
     assert "warning: line 35: claim 5 should start '5. '" in loaded.stderr
-    assert "warnings   1 in 1 files (parts left out)" in status.stdout
+    assert "warnings   parts left out, in 1 of the loaded files" in status.stdout
     assert "line 35: claim 5 should start '5. ', found '5、'; read as claim 5" in status.stdout
+
+
+def test_a_file_damaged_throughout_reports_its_first_warnings_and_how_many_more(
+    tmp_path: Path,
+) -> None:
+    # 300 claims all numbered 5: a warning for each but the fifth, and one for the missing
+    # positioning.
+    claims = (f'5. 声明{i}。\n\n   "Quote {i}."' for i in range(300))
+    (tmp_path / "day.txt").write_text("2026-09-09\n\n" + "\n\n".join(claims) + "\n")
+    database = tmp_path / "store.db"
+    env = {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{database}"}
+    more = "and 200 more warnings like these (`paperbot ingest --check` lists them all)"
+
+    checked = paperbot("ingest", "--check", "--json", "day.txt", cwd=tmp_path, env=env)
+    loaded = paperbot("ingest", "--json", "--no-embed", "day.txt", cwd=tmp_path, env=env)
+    shown = paperbot("ingest", "--force", "--no-embed", "day.txt", cwd=tmp_path, env=env)
+    status = paperbot("status", "--json", cwd=tmp_path, env=env)
+
+    problems = [entry["problem"] for entry in json.loads(checked.stdout)["problems"]]
+    assert len(problems) == 300
+    report = json.loads(loaded.stdout)
+    assert report["papers"] == {"new": 1, "updated": 0}
+    warnings = [entry["warning"] for entry in report["warnings"]]
+    assert [f"warning: {warning}" for warning in warnings[:100]] == problems[:100]
+    assert warnings[100:] == [more]
+    assert shown.stderr.count("warning: ") == 101
+    assert shown.stderr.endswith(f"day.txt: warning: {more}\n")
+    assert [entry["warning"] for entry in json.loads(status.stdout)["warnings"]] == warnings
+
+    # A row stored whole, before warnings were kept to a hundred, is listed the same way.
+    with contextlib.closing(sqlite3.connect(database)) as connection, connection:
+        connection.execute("UPDATE documents SET error = ?", ["\n".join([*warnings[:100]] * 3)])
+    status = paperbot("status", cwd=tmp_path, env=env)
+    assert "warnings   parts left out, in 1 of the loaded files" in status.stdout
+    assert status.stdout.count("day.txt: ") == 101
+    assert status.stdout.count(more) == 1
 
 
 @pytest.mark.parametrize(
