@@ -23,7 +23,6 @@ from bot import logs
 from bot.blocks import subscription_messages, summary_messages
 from bot.services import Services
 from jobs import subscriptions, summary
-from jobs.ingest import ingest
 from jobs.messaging import Messenger
 
 log = logging.getLogger(__name__)
@@ -74,15 +73,7 @@ async def scan_digest_folder(services: Services) -> None:
         if not held:
             log.info("periodic scan skipped: an ingest is running")
             return
-        settings = services.settings
-        report = await ingest(
-            services.sessions,
-            [settings.digest_dir],
-            trigger="schedule",
-            max_file_mb=settings.max_file_mb,
-            settle_seconds=settings.settle_seconds,
-        )
-    services.embed_in_background()
+        report = await services.ingest_digest_folder("schedule")
     if report.errors or report.papers["new"]:
         log.info("periodic scan: %s", report.as_json())
 

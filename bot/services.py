@@ -12,7 +12,7 @@ from bot import memory
 from bot.fairness import SearchGate
 from bot.meaning import Meaning
 from bot.settings import Settings
-from jobs.ingest import IngestGuard
+from jobs.ingest import IngestGuard, IngestReport, ingest, spawned_parser
 from storage.db import Sessions
 from storage.dense import DenseSearch
 from storage.suggestions import Suggester
@@ -42,6 +42,26 @@ class Services:
     @property
     def dense(self) -> DenseSearch | None:
         return self.meaning.search
+
+    async def ingest_digest_folder(
+        self, trigger: str, triggered_by: str | None = None, *, force: bool = False
+    ) -> IngestReport:
+        """Ingest the digest folder, its files parsed in a process of their own, then embed
+        what it added in the background. The caller holds `ingest_guard`."""
+        settings = self.settings
+        async with spawned_parser() as parser:
+            report = await ingest(
+                self.sessions,
+                [settings.digest_dir],
+                force=force,
+                trigger=trigger,
+                triggered_by=triggered_by,
+                max_file_mb=settings.max_file_mb,
+                settle_seconds=settings.settle_seconds,
+                parse_pool=parser,
+            )
+        self.embed_in_background()
+        return report
 
     def embed_in_background(self) -> None:
         """Vectors for what an ingest added (or what waits at start), without holding up

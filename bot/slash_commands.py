@@ -17,7 +17,6 @@ from bot.blocks import Message
 from bot.command_table import BY_NAME, asks_help
 from bot.messenger import SlackMessenger
 from bot.services import Services
-from jobs.ingest import ingest
 from jobs.summary import manual_period, post
 
 
@@ -104,16 +103,7 @@ async def reingest(services: Services, command: Command) -> Reply:
         async with guard.hold("slack", user) as held:
             if not held:  # another one started meanwhile
                 return blocks.ingest_busy(guard.running)
-            report = await ingest(
-                services.sessions,
-                [services.settings.digest_dir],
-                force=verb == "force",
-                trigger="slack",
-                triggered_by=user,
-                max_file_mb=services.settings.max_file_mb,
-                settle_seconds=services.settings.settle_seconds,
-            )
-        services.embed_in_background()
+            report = await services.ingest_digest_folder("slack", user, force=verb == "force")
         return blocks.ingest_done(report)
 
     return Later(blocks.ingest_started(verb == "force"), reading(), "reingest")

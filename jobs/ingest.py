@@ -226,8 +226,7 @@ async def ingest(
     stores a new version of a file even when it removes papers or claims the previous
     version held (otherwise such a version is refused as suspect); files modified less
     than `settle_seconds` ago are left for the next run. Files are parsed in `parse_pool`'s
-    processes when given (the command line's loads), else in a thread (`serve`: no
-    processes to start per run)."""
+    processes when given (`parse_processes`, `spawned_parser`), else in a thread."""
     report = IngestReport(forced=force)
     async with sessions.begin() as session:
         run = await runs.start_run(
@@ -430,6 +429,22 @@ def parse_processes(workers: int) -> Iterator[ParsePool]:
         executor.shutdown(wait=True, cancel_futures=True)
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+
+
+@contextlib.asynccontextmanager
+async def spawned_parser() -> AsyncIterator[ParsePool]:
+    """A process to parse one ingest's files beside the bot (`serve`): started when the
+    first file needs parsing (a scan that finds nothing new starts none) and ended with the
+    ingest. Parsed in a thread, a large file held the interpreter's lock against the
+    commands answered meanwhile (a 26 MB file: their p90 from 8 to 243 ms), and the memory
+    its parse took stayed with the bot. Spawned, not forked: the bot runs threads, and a
+    fork copies only the one that forks."""
+    context = multiprocessing.get_context("spawn")
+    executor = ProcessPoolExecutor(1, mp_context=context, initializer=os.nice, initargs=(10,))
+    try:
+        yield ParsePool(executor, 1)
+    finally:  # in a thread: the process's exit is no business of the event loop's
+        await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
 
 async def _stored_versions(

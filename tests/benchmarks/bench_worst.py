@@ -137,9 +137,14 @@ async def command(
 
 
 async def serve(
-    store: Store, slack: FakeSlack, workdir: Path, extra: dict[str, str] | None = None
+    store: Store,
+    slack: FakeSlack,
+    workdir: Path,
+    extra: dict[str, str] | None = None,
+    paperbot: list[str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """`paperbot serve` on the store, once `/healthz` answers (`extra`: more settings)."""
+    """`paperbot serve` on the store, once `/healthz` answers (`extra`: more settings;
+    `paperbot`: the command that runs another one)."""
     port = free_port()
     env = (
         os.environ
@@ -155,7 +160,9 @@ async def serve(
         }
     )
     child = subprocess.Popen(  # noqa: ASYNC220 (a benchmark: the bot runs beside it)
-        [sys.executable, "-m", "bot.cli", "serve", "--port", str(port)], env=env, cwd=workdir
+        [*(paperbot or [sys.executable, "-m", "bot.cli"]), "serve", "--port", str(port)],
+        env=env,
+        cwd=workdir,
     )
     url = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as http:

@@ -91,3 +91,35 @@ async def test_reingest_reports_a_file_over_the_limit_in_one_line_and_loads_the_
     assert f"• `{tmp_path / 'digests' / 'export.txt'}`: {line}" in report.splitlines()
     status, found = await bot.command("/paper GAPO")
     assert status == 200 and "GAPO" in as_text(found)
+
+
+async def test_serve_run_from_a_folder_with_modules_of_the_same_names_parses_every_file(
+    tmp_path: Path, database_url: URL
+) -> None:
+    # serve's parse process is spawned: it must find paperbot's modules, not these.
+    for package in ("bot", "jobs", "storage"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("raise RuntimeError('not paperbot')\n")
+    shutil.copytree(SEEDS, tmp_path / "digests")
+    env = {
+        "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
+        "PAPERBOT_DIGEST_DIR": "digests",
+        "PAPERBOT_SETTLE_SECONDS": "0",
+        "PAPERBOT_ADMINS": ADMIN,
+    }
+    async with (
+        FakeSlack() as slack,
+        aiohttp.ClientSession() as http,
+        serving(tmp_path, slack, **env) as served,
+    ):
+        await until_up(http, served)
+        body = command_body(
+            "/reingest", "", user=ADMIN, channel="CPAPERS", response_url=slack.response_url()
+        )
+        async with http.post(
+            f"{served.url}/slack/events", data=body, headers=signed_headers(body, SECRET)
+        ) as response:
+            assert response.status == 200
+        reply = (await slack.wait_for("response_url", 1, within=60))[0]
+
+    assert "files 3 new, 0 changed, 0 unchanged, 0 failed; 36 new" in reply["text"], reply["text"]

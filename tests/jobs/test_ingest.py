@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import multiprocessing
 import os
 import shutil
 from dataclasses import replace
@@ -23,6 +24,7 @@ from jobs.ingest import (
     parse_file,
     parse_processes,
     read_digest,
+    spawned_parser,
 )
 from storage import db, loading
 from storage.db import Sessions
@@ -489,6 +491,33 @@ def test_parse_processes_parse_at_a_lower_priority_and_leave_the_collector_as_it
     assert niceness == min(os.nice(0) + 10, 19)
     assert isinstance(parsed, ParsedFile) and len(parsed.papers) > 0
     assert gc.get_threshold() == thresholds
+
+
+async def test_the_bot_parses_in_a_process_started_only_for_files_to_parse(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """`serve`'s ingests parse in a process of their own, at a lower priority: a scan that
+    finds nothing new starts none, and none is left once an ingest ends."""
+
+    async def ingest_in_a_process() -> tuple[dict[str, int], int, list[int]]:
+        async with spawned_parser() as parser:
+            report = await ingest(sessions, [seeds], parse_pool=parser)
+            started = multiprocessing.active_children()
+            niceness = [parser.executor.submit(os.nice, 0).result()] if started else []
+        assert multiprocessing.active_children() == []
+        return report.documents, len(started), niceness
+
+    assert await ingest_in_a_process() == (
+        {"new": 3, "changed": 0, "unchanged": 0, "failed": 0},
+        1,
+        [min(os.nice(0) + 10, 19)],
+    )
+    assert await ingest_in_a_process() == (
+        {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
+        0,
+        [],
+    )
+    assert await count(sessions) == 36
 
 
 def test_a_file_parsed_in_a_parse_process_arrives_as_parsed_here() -> None:
