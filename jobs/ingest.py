@@ -436,9 +436,9 @@ async def spawned_parser() -> AsyncIterator[ParsePool]:
     """A process to parse one ingest's files beside the bot (`serve`): started when the
     first file needs parsing (a scan that finds nothing new starts none) and ended with the
     ingest. Parsed in a thread, a large file held the interpreter's lock against the
-    commands answered meanwhile (a 26 MB file: their p90 from 8 to 243 ms), and the memory
-    its parse took stayed with the bot. Spawned, not forked: the bot runs threads, and a
-    fork copies only the one that forks."""
+    commands answered meanwhile (27 MB of digests: their p90 from 10 to 640 ms), and the
+    memory its parse took stayed with the bot. Spawned, not forked: the bot runs threads,
+    and a fork copies only the one that forks."""
     context = multiprocessing.get_context("spawn")
     executor = ProcessPoolExecutor(1, mp_context=context, initializer=os.nice, initargs=(10,))
     try:
