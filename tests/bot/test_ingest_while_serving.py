@@ -1,12 +1,15 @@
-"""`paperbot serve` keeps answering while it ingests: parsing runs off the event loop."""
+"""`paperbot serve` keeps answering while it ingests: files are parsed in a process of their own."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import time
+from collections.abc import AsyncIterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -16,7 +19,7 @@ from bot.shell import command_body, signed_headers
 from bot.text_view import as_text
 from tests.benchmarks.corpus import generate_corpus
 from tests.bot.conftest import ADMIN, SECRET, StartBot
-from tests.bot.test_serve_process import serving, until_up
+from tests.bot.test_serve_process import Served, serving, until_up
 from tests.digests import SEEDS
 from tests.fake_slack import FakeSlack
 
@@ -32,13 +35,15 @@ def large_digests(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
-    tmp_path: Path, database_url: URL, large_digests: Path
-) -> None:
-    shutil.copytree(large_digests, tmp_path / "digests")
+@contextlib.asynccontextmanager
+async def serving_digests(
+    tmp_path: Path, database_url: URL, digests: Path
+) -> AsyncIterator[tuple[aiohttp.ClientSession, Served, asyncio.Future[list[dict[str, Any]]]]]:
+    """`paperbot serve` run from `tmp_path` on the `digests` folder, sent `/reingest`: an
+    HTTP session, the server, and its report to come."""
     env = {
         "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
-        "PAPERBOT_DIGEST_DIR": str(tmp_path / "digests"),
+        "PAPERBOT_DIGEST_DIR": str(digests),
         "PAPERBOT_SETTLE_SECONDS": "0",
         "PAPERBOT_ADMINS": ADMIN,
     }
@@ -51,12 +56,23 @@ async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
         body = command_body(
             "/reingest", "", user=ADMIN, channel="CPAPERS", response_url=slack.response_url()
         )
-        started = time.monotonic()
         async with http.post(
             f"{served.url}/slack/events", data=body, headers=signed_headers(body, SECRET)
         ) as response:
             assert response.status == 200
-        done = asyncio.ensure_future(slack.wait_for("response_url", 1, within=180))
+        yield http, served, asyncio.ensure_future(slack.wait_for("response_url", 1, within=180))
+
+
+async def test_healthz_answers_every_check_while_reingest_parses_large_digests(
+    tmp_path: Path, database_url: URL, large_digests: Path
+) -> None:
+    shutil.copytree(large_digests, tmp_path / "digests")
+    async with serving_digests(tmp_path, database_url, tmp_path / "digests") as (
+        http,
+        served,
+        done,
+    ):
+        started = time.monotonic()
         answered, statuses = [started], []
         while not done.done():
             async with http.get(f"{served.url}/healthz") as health:
@@ -101,25 +117,7 @@ async def test_serve_run_from_a_folder_with_modules_of_the_same_names_parses_eve
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("raise RuntimeError('not paperbot')\n")
     shutil.copytree(SEEDS, tmp_path / "digests")
-    env = {
-        "PAPERBOT_DATABASE_URL": database_url.render_as_string(hide_password=False),
-        "PAPERBOT_DIGEST_DIR": "digests",
-        "PAPERBOT_SETTLE_SECONDS": "0",
-        "PAPERBOT_ADMINS": ADMIN,
-    }
-    async with (
-        FakeSlack() as slack,
-        aiohttp.ClientSession() as http,
-        serving(tmp_path, slack, **env) as served,
-    ):
-        await until_up(http, served)
-        body = command_body(
-            "/reingest", "", user=ADMIN, channel="CPAPERS", response_url=slack.response_url()
-        )
-        async with http.post(
-            f"{served.url}/slack/events", data=body, headers=signed_headers(body, SECRET)
-        ) as response:
-            assert response.status == 200
-        reply = (await slack.wait_for("response_url", 1, within=60))[0]
+    async with serving_digests(tmp_path, database_url, Path("digests")) as (_, _, done):
+        reply = (await done)[0]
 
     assert "files 3 new, 0 changed, 0 unchanged, 0 failed; 36 new" in reply["text"], reply["text"]

@@ -305,7 +305,7 @@ def test_a_file_damaged_throughout_reports_its_first_warnings_and_how_many_more(
 
     # A row stored whole, before warnings were kept to a hundred, is listed the same way.
     with contextlib.closing(sqlite3.connect(database)) as connection, connection:
-        connection.execute("UPDATE documents SET error = ?", ["\n".join([*warnings[:100]] * 3)])
+        connection.execute("UPDATE documents SET error = ?", ["\n".join(warnings[:100] * 3)])
     status = paperbot("status", cwd=tmp_path, env=env)
     assert "warnings   parts left out, in 1 of the loaded files" in status.stdout
     assert status.stdout.count("day.txt: ") == 101
