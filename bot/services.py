@@ -49,7 +49,7 @@ class Services:
         """Ingest the digest folder, its files parsed in a process of their own, then embed
         what it added in the background. The caller holds `ingest_guard`."""
         settings = self.settings
-        async with spawned_parser() as parser:
+        with spawned_parser() as parser:
             report = await ingest(
                 self.sessions,
                 [settings.digest_dir],

@@ -18,7 +18,6 @@ import os
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from operator import itemgetter
@@ -30,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs import selection
 from jobs.findings import findings
+from jobs.parse_pool import ParsePool, ParserDied
 from jobs.parser import (
     KIND_HUGGINGFACE,
     PARSER_VERSION,
@@ -220,7 +220,7 @@ async def ingest(
     accept_losses: bool = False,
     settle_seconds: float = 0.0,
     progress: Progress | None = None,
-    parse_pool: ParsePool | None = None,
+    parse_pool: ParsePool[Parsed] | None = None,
 ) -> IngestReport:
     """Ingest the files and folders. `force` re-parses unchanged files; `accept_losses`
     stores a new version of a file even when it removes papers or claims the previous
@@ -304,6 +304,10 @@ class ParsedFile:
     warnings: tuple[str, ...] = ()  # "line N: …" for each part left out or read leniently
 
 
+# What parse_file makes of a file's bytes; a string is a parse error.
+Parsed = ParsedFile | str | selection.Skipped
+
+
 @dataclass(frozen=True)
 class _Prepared:
     """A file as read, hashed and parsed before it is stored."""
@@ -314,11 +318,10 @@ class _Prepared:
     stored_path: str = ""
     content_hash: str = ""
     size: int = 0
-    # A string is a parse error; None: unchanged, left unparsed.
-    parsed: ParsedFile | str | selection.Skipped | None = None
+    parsed: Parsed | None = None  # None: unchanged, left unparsed
 
 
-def parse_file(data: bytes) -> ParsedFile | str | selection.Skipped:
+def parse_file(data: bytes) -> Parsed:
     """Decode and parse a file's bytes and build its papers, search text included: all the
     CPU work of ingest, done off the event loop. A string is the file's parse error."""
     not_a_digest = selection.not_a_digest(data)
@@ -344,7 +347,7 @@ async def _ingest_files(
     options: _Options,
     report: IngestReport,
     progress: Progress | None,
-    parse_pool: ParsePool | None,
+    parse_pool: ParsePool[Parsed] | None,
 ) -> None:
     """Store the files one after the other, in their order, each in its own transaction,
     while the next ones are read and parsed: a parse never waits for a write, nor a writer
@@ -352,7 +355,6 @@ async def _ingest_files(
     beside the writer); memory holds that many files, plus the one being stored, one
     waiting and those read ahead (_READ_AHEAD + 1), at most."""
     ahead = parse_pool.workers if parse_pool else 1
-    executor = parse_pool.executor if parse_pool else None
     ready: asyncio.Queue[asyncio.Task[_Prepared]] = asyncio.Queue(maxsize=ahead)
     stored = await _stored_versions(sessions, files)
 
@@ -364,7 +366,7 @@ async def _ingest_files(
 
         async def parse_next() -> None:
             file, data = await reads.popleft()
-            await ready.put(asyncio.create_task(_parse(file, data, executor)))
+            await ready.put(asyncio.create_task(_parse(file, data, parse_pool)))
 
         try:
             for path in files:
@@ -394,16 +396,8 @@ async def _ingest_files(
 _READ_AHEAD = 2  # files read and hashed before their turn to be parsed
 
 
-@dataclass(frozen=True)
-class ParsePool:
-    """Processes parsing files for `ingest` beside the one that stores them."""
-
-    executor: Executor
-    workers: int
-
-
 @contextlib.contextmanager
-def parse_processes(workers: int) -> Iterator[ParsePool]:
+def parse_processes(workers: int) -> Iterator[ParsePool[Parsed]]:
     """`workers` processes forked now, to parse files beside this one, which stores them.
     Call it before anything starts a thread: a fork copies only the thread that forks, and
     a lock another thread held at that moment would stay held in the copy. Forked, they
@@ -420,31 +414,29 @@ def parse_processes(workers: int) -> Iterator[ParsePool]:
     gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(50_000, 20, 100)
-    context = multiprocessing.get_context("fork")
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=os.nice, initargs=(10,))
+    pool = ParsePool(multiprocessing.get_context("fork"), parse_file, workers)
     try:
-        executor.submit(int).result()  # with fork, the first task starts them all
-        yield ParsePool(executor, workers)
+        pool.start()
+        yield pool
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        pool.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
 
 
-@contextlib.asynccontextmanager
-async def spawned_parser() -> AsyncIterator[ParsePool]:
+@contextlib.contextmanager
+def spawned_parser() -> Iterator[ParsePool[Parsed]]:
     """A process to parse one ingest's files beside the bot (`serve`): started when the
     first file needs parsing (a scan that finds nothing new starts none) and ended with the
     ingest. Parsed in a thread, a large file held the interpreter's lock against the
     commands answered meanwhile (27 MB of digests: their p90 from 10 to 640 ms), and the
     memory its parse took stayed with the bot. Spawned, not forked: the bot runs threads,
     and a fork copies only the one that forks."""
-    context = multiprocessing.get_context("spawn")
-    executor = ProcessPoolExecutor(1, mp_context=context, initializer=os.nice, initargs=(10,))
+    pool = ParsePool(multiprocessing.get_context("spawn"), parse_file, 1)
     try:
-        yield ParsePool(executor, 1)
-    finally:  # in a thread: the process's exit is no business of the event loop's
-        await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        yield pool
+    finally:
+        pool.close()
 
 
 async def _stored_versions(
@@ -485,15 +477,17 @@ def _read_and_hash(path: Path, options: _Options) -> tuple[str, bytes, str]:
     return stored_path, data, hashlib.sha256(data).hexdigest()
 
 
-async def _parse(file: _Prepared, data: bytes | None, executor: Executor | None) -> _Prepared:
+async def _parse(file: _Prepared, data: bytes | None, pool: ParsePool[Parsed] | None) -> _Prepared:
     if data is None:
         return file
     try:
-        if executor is None:
+        if pool is None:
             parsed = await asyncio.to_thread(parse_file, data)
         else:
-            loop = asyncio.get_running_loop()
-            parsed = await loop.run_in_executor(executor, parse_file, data)
+            parsed = await pool.parse(data)
+    except ParserDied as error:
+        log.error("ingest of %s failed: %s", file.path, error)
+        return _Prepared(file.path, error=str(error))
     except Exception as error:
         log.exception("ingest of %s failed", file.path)
         return _Prepared(file.path, error=internal_error(error))

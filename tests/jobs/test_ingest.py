@@ -7,6 +7,7 @@ import gc
 import multiprocessing
 import os
 import shutil
+import signal
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -481,16 +482,22 @@ async def test_an_ingest_that_stores_papers_leaves_the_planner_their_statistics(
         assert sorted(analysed.scalars()) == ["claims", "papers"]
 
 
-def test_parse_processes_parse_at_a_lower_priority_and_leave_the_collector_as_it_was() -> None:
+def niceness_of_parse_processes() -> list[int]:
+    return [os.getpriority(os.PRIO_PROCESS, p.pid or 0) for p in multiprocessing.active_children()]
+
+
+async def test_parse_processes_parse_at_a_lower_priority_and_leave_the_collector_as_it_was() -> (
+    None
+):
     """A load's parse processes yield the CPU to its writer and to a bot on the same host."""
     thresholds = gc.get_threshold()
     with parse_processes(2) as pool:
-        niceness = pool.executor.submit(os.nice, 0).result()
-        seed = min(SEEDS.glob("*.txt")).read_bytes()
-        parsed = pool.executor.submit(parse_file, seed).result()
-    assert niceness == min(os.nice(0) + 10, 19)
+        niceness = niceness_of_parse_processes()
+        parsed = await pool.parse(min(SEEDS.glob("*.txt")).read_bytes())
+    assert niceness == [min(os.nice(0) + 10, 19)] * 2
     assert isinstance(parsed, ParsedFile) and len(parsed.papers) > 0
     assert gc.get_threshold() == thresholds
+    assert multiprocessing.active_children() == []
 
 
 async def test_the_bot_parses_in_a_process_started_only_for_files_to_parse(
@@ -499,33 +506,82 @@ async def test_the_bot_parses_in_a_process_started_only_for_files_to_parse(
     """`serve`'s ingests parse in a process of their own, at a lower priority: a scan that
     finds nothing new starts none, and none is left once an ingest ends."""
 
-    async def ingest_in_a_process() -> tuple[dict[str, int], int, list[int]]:
-        async with spawned_parser() as parser:
+    async def ingest_in_a_process() -> tuple[dict[str, int], list[int]]:
+        with spawned_parser() as parser:
             report = await ingest(sessions, [seeds], parse_pool=parser)
-            started = multiprocessing.active_children()
-            niceness = [parser.executor.submit(os.nice, 0).result()] if started else []
+            niceness = niceness_of_parse_processes()
         assert multiprocessing.active_children() == []
-        return report.documents, len(started), niceness
+        return report.documents, niceness
 
     assert await ingest_in_a_process() == (
         {"new": 3, "changed": 0, "unchanged": 0, "failed": 0},
-        1,
         [min(os.nice(0) + 10, 19)],
     )
     assert await ingest_in_a_process() == (
         {"new": 0, "changed": 0, "unchanged": 3, "failed": 0},
-        0,
         [],
     )
     assert await count(sessions) == 36
 
 
-def test_a_file_parsed_in_a_parse_process_arrives_as_parsed_here() -> None:
+def large_deep_read(claims: int) -> str:
+    """One deep read of that many claims: about 3 s of parsing for 100,000."""
+    numbered = "\n\n".join(f'{i % 3 + 1}. 声明{i}。\n\n   "Quote {i}."' for i in range(claims))
+    return f"2026-09-09\n\n本文提出 X（Ex），一个方法。\n\n{numbered}\n"
+
+
+async def test_a_parse_process_that_dies_fails_its_file_alone(
+    sessions: Sessions, seeds: Path
+) -> None:
+    """A parse process killed mid-file (as the system ends one out of memory) fails that
+    file with a line that says so; the next file starts another, and the rest load."""
+    write(seeds / "000_large.txt", large_deep_read(100_000))  # the first file read
+    with spawned_parser() as parser:
+        loading_it = asyncio.create_task(ingest(sessions, [seeds], parse_pool=parser))
+        while not (started := multiprocessing.active_children()):  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(1)  # spawned (0.5 s), and well into the large file
+        os.kill(started[0].pid or 0, signal.SIGKILL)
+        report = await loading_it
+
+    assert report.documents == {"new": 3, "changed": 0, "unchanged": 0, "failed": 1}
+    assert report.errors == [
+        {
+            "path": str(seeds / "000_large.txt"),
+            "error": "the process parsing it ended (killed by SIGKILL, as the system ends a "
+            "process out of memory); the other files load",
+        }
+    ]
+    assert await count(sessions) == 36
+
+
+async def test_an_ingest_stopped_mid_parse_ends_its_parse_process(
+    sessions: Sessions, folder: Path
+) -> None:
+    """The bot stopping cancels its ingest: the parse under way ends with it, not once the
+    file is parsed (a large one: minutes)."""
+    write(folder / "large.txt", large_deep_read(100_000))
+
+    async def load() -> None:
+        with spawned_parser() as parser:
+            await ingest(sessions, [folder], parse_pool=parser)
+
+    loading_it = asyncio.create_task(load())
+    while not (started := multiprocessing.active_children()):  # noqa: ASYNC110
+        await asyncio.sleep(0.01)
+    loading_it.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await loading_it
+    assert [process.exitcode for process in started] == [-signal.SIGTERM]
+    assert await count(sessions) == 0
+
+
+async def test_a_file_parsed_in_a_parse_process_arrives_as_parsed_here() -> None:
     """Papers cross from the parse processes pickled in their own compact form: the writer
     gets the same papers, claims and search text, claims still named tuples."""
     seeds = [path.read_bytes() for path in sorted(SEEDS.glob("*.txt"))]
     with parse_processes(1) as pool:
-        sent = list(pool.executor.map(parse_file, seeds))
+        sent = [await pool.parse(seed) for seed in seeds]
     here = [parse_file(seed) for seed in seeds]
     assert sent == here
     assert all(isinstance(parsed, ParsedFile) for parsed in sent)
