@@ -429,7 +429,7 @@ def spawned_parser() -> Iterator[ParsePool[Parsed]]:
     """A process to parse one ingest's files beside the bot (`serve`): started when the
     first file needs parsing (a scan that finds nothing new starts none) and ended with the
     ingest. Parsed in a thread, a large file held the interpreter's lock against the
-    commands answered meanwhile (27 MB of digests: their p90 from 10 to 640 ms), and the
+    commands answered meanwhile (27 MB of digests: their p90 from 9 to 357-608 ms), and the
     memory its parse took stayed with the bot. Spawned, not forked: the bot runs threads,
     and a fork copies only the one that forks."""
     pool = ParsePool(multiprocessing.get_context("spawn"), parse_file, 1)
