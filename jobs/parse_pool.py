@@ -29,8 +29,9 @@ class ParserDied(Exception):
 
 
 class ParsePool(Generic[T]):
-    """`workers` processes running `parse` on the bytes given to `parse`: started by `start`
-    (a fork must come before any thread starts), else when first needed."""
+    """`workers` processes that each run `parse` on the files sent to them, one at a time:
+    started by `start` (a fork must come before any thread starts), else when first
+    needed."""
 
     def __init__(self, context: Context, parse: Callable[[bytes], T], workers: int) -> None:
         self.workers = workers
