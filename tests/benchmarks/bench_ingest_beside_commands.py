@@ -29,6 +29,7 @@ from typing import Any
 import aiohttp
 
 from bot.shell import command_body, signed_headers
+from tests.benchmarks.bench_suggestions import percentile
 from tests.benchmarks.bench_worst import SECRET, Responses, Store, command, serve
 from tests.benchmarks.corpus import generate_corpus
 from tests.benchmarks.results import write_section
@@ -49,11 +50,6 @@ class Run:
     ingest_s: float
     peak_mb: float
     report: str
-
-
-def percentile(times: list[float], share: float) -> float:
-    ordered = sorted(times)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 async def commands_until(
