@@ -1,5 +1,5 @@
-"""SQL is written for SQLite and PostgreSQL only: any other database is refused by name.
-What differs between them works the same on both."""
+"""SQL is written for SQLite and PostgreSQL only: any other database is refused by name,
+and what each store does its own way (a bulk insert) comes out the same on both."""
 
 from __future__ import annotations
 
