@@ -74,7 +74,9 @@ class _Failed(NamedTuple):
 class _Parser:
     def __init__(self, context: Context, parse: Callable[[bytes], Any]) -> None:
         self._connection, theirs = context.Pipe()
-        self._process = context.Process(target=_parse_sent, args=(theirs, parse), daemon=True)
+        self._process = context.Process(
+            target=_parse_sent, args=(theirs, self._connection, parse), daemon=True
+        )
         self._process.start()
         theirs.close()  # its end is the process's alone: if it dies, ours reads the end
         niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, 19)
@@ -109,7 +111,12 @@ def _set_once(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
-def _parse_sent(connection: Connection, parse: Callable[[bytes], Any]) -> None:
+def _parse_sent(connection: Connection, ours: Connection, parse: Callable[[bytes], Any]) -> None:
+    # A fork holds both ends of its pipe: with the parent's end closed here, the pipe ends
+    # when the parent does, however it ends (killed: SIGKILL, out of memory), and this
+    # process with it. A process forked later holds a copy of that end too: it ends first,
+    # its own pipe then having no other copy.
+    ours.close()
     while True:
         try:
             data = connection.recv_bytes()
@@ -120,7 +127,10 @@ def _parse_sent(connection: Connection, parse: Callable[[bytes], Any]) -> None:
         except Exception as error:
             log.exception("parsing a file failed")
             answer = _Failed(error)
-        connection.send(answer)
+        try:
+            connection.send(answer)
+        except BrokenPipeError:  # the parent has ended
+            return
 
 
 def _ended(exitcode: int | None) -> str:

@@ -7,12 +7,14 @@ import fcntl
 import json
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import struct
 import subprocess
 import sys
 import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -451,3 +453,47 @@ def test_many_files_are_parsed_in_worker_processes_to_the_same_store(tmp_path: P
     assert json.loads(again.stdout)["documents"]["unchanged"] == 6
     status = json.loads(paperbot("status", "--json", cwd=tmp_path).stdout)
     assert (status["documents"], status["papers"]) == (6, 18)
+
+
+def test_a_killed_ingest_leaves_no_parse_process_behind(tmp_path: Path) -> None:
+    """`paperbot ingest` killed outright (SIGKILL: as the system ends a process out of
+    memory, or an operator's `kill -9`) takes its parse processes with it: none is left
+    waiting for a file that never comes, holding its memory."""
+    database = tmp_path / "store.db"
+    env = {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{database}"}
+    assert paperbot("db", "upgrade", cwd=tmp_path, env=env).returncode == 0
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    with contextlib.closing(sqlite3.connect(database, isolation_level=None)) as holder:
+        holder.execute("BEGIN IMMEDIATE")  # the ingest waits to write, its processes up
+        command = subprocess.Popen(
+            [PAPERBOT, "ingest", "--no-embed", str(SEEDS)],
+            cwd=tmp_path,
+            env=clean | env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        children = Path(f"/proc/{command.pid}/task/{command.pid}/children")
+        deadline = time.monotonic() + 30
+        while len(parsers := children.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(command.pid, signal.SIGKILL)
+        command.wait()
+    assert len(parsers) == 2
+
+    deadline = time.monotonic() + 10
+    while (left := [pid for pid in parsers if _running(int(pid))]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        assert left == []
+    finally:
+        for pid in left:  # not to outlive the test
+            os.kill(int(pid), signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Alive: not ended, nor ended and left unreaped by whichever process adopted it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
