@@ -566,8 +566,7 @@ async def _store(
         report.fail(file.path, internal_error(error))
         return
     report.documents[outcome] += 1
-    warnings = loading.kept_warnings([*file.parsed.warnings, *saved.notes])
-    report.warnings += [{"path": str(file.path), "warning": w} for w in warnings]
+    report.warnings += [{"path": str(file.path), "warning": w} for w in saved.warnings]
     report.papers["new"] += saved.papers_new
     report.papers["updated"] += saved.papers_updated
 

@@ -149,7 +149,9 @@ class SaveResult:
     # the text it ends in, ended early (`GAPO#10's quote`), and the sections after it.
     cut_short: list[str] = field(default_factory=list)
     lost_texts: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # warnings: papers named apart, IDs in doubt
+    # The file's warnings as its row keeps them (kept_warnings): the parser's, then the
+    # store's own notes (papers named apart, IDs in doubt).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def loses(self) -> bool:
@@ -291,6 +293,7 @@ async def save_document(
     longer holds stays in the store, unless this is a `reread` of the same bytes by a newer
     parser and no other file holds it: then it was a misreading, and it goes."""
     await dialect.prepare_ingest_write(session)
+    kept = kept_warnings(warnings)
     document = await _put_document(
         session,
         path,
@@ -300,7 +303,7 @@ async def save_document(
         digest_date=digest_date,
         parser_version=parser_version,
         status="ok",
-        error="\n".join(kept_warnings(warnings)) or None,
+        error="\n".join(kept) or None,
     )
 
     unique = list({paper.key: paper for paper in reversed(papers)}.values())[::-1]
@@ -310,15 +313,16 @@ async def save_document(
     unique, named_apart = await _named_apart(session, unique, existing)
     fresh = [paper for paper in unique if paper.key not in existing]
     notes = [*named_apart, *await _abstracts_of_other_ids(session, fresh)]
-    if notes:
-        document.error = "\n".join(kept_warnings([*warnings, *notes]))
+    if notes:  # known only once the row exists
+        kept = kept_warnings([*warnings, *notes])
+        document.error = "\n".join(kept)
     known = [paper for paper in unique if paper.key in existing]
     known_ids = [existing[p.key].id for p in known]
     newer = await _in_newer_digests(session, known_ids, document.id, digest_date)
     deferring = {p.key for p in known if _defers(p, existing[p.key], newer)}
     cut_copies = {p.key for p in known if _cut_copy(p, existing[p.key])}
     await _take_new_keys(session, existing, deferring | cut_copies)
-    result = SaveResult(notes=notes)
+    result = SaveResult(warnings=kept)
     ids: dict[str, int] = {}
 
     if fresh:
