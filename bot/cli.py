@@ -27,7 +27,7 @@ from bot import logs, version
 from bot.command_table import COMMANDS, NAMES
 from bot.settings import ConfigError, Settings, load_settings
 from jobs.check import check
-from jobs.ingest import ingest, parse_processes
+from jobs.ingest import PARSE_WORKERS, ingest, parse_processes
 from storage import db
 
 if TYPE_CHECKING:
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 # and its parse processes, forked once it has, start that much sooner.
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-# Processes parsing digest files beside this one, which writes them: one a core (the
-# writer mostly waits on the database, whose work runs in its own thread).
-PARSE_WORKERS = os.cpu_count() or 1
 
 T = TypeVar("T")
 Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]

@@ -1,12 +1,13 @@
 """Benchmark: commands over signed HTTP while `paperbot serve` ingests a large file.
 
-    python -m tests.benchmarks.bench_ingest_beside_commands [--papers 4000] [--before EXE]
-        [--runs 2] [--write]
+    python -m tests.benchmarks.bench_ingest_beside_commands [--papers 4000]
+        [--papers-per-file N] [--before EXE] [--runs 2] [--write]
 
 A SQLite store holds the seeds; `paperbot serve` runs on it as a child process. Ordinary
 commands (`/claims`, `/paper`) are sent one after the other, 0.1 s apart, as Slack sends
-them: for 8 s with nothing else to do, then from a `/reingest` of one large digest (the
-synthetic corpus's `--papers` in one file a format) until its report arrives. A command's
+them: for 8 s with nothing else to do, then from a `/reingest` of the synthetic corpus's
+`--papers` (in one large file a format, or in files of `--papers-per-file`) until its
+report arrives. A command's
 time is from sending it to its answer. The bot's peak memory is its own (VmHWM), parse
 processes not counted. `--before EXE` measures another paperbot first (an older
 checkout's), for a side by side; `--write` puts the table into RESULTS.md between the
@@ -129,11 +130,12 @@ async def one_run(code: str, paperbot: list[str], large: Path, workdir: Path) ->
     return Run(code, idle, during, ingest_s, peak, str(reported.result()["text"]))
 
 
-def table(runs: list[Run], papers: int, megabytes: float) -> str:
+def table(runs: list[Run], papers: int, per_file: int | None, megabytes: float) -> str:
+    files = f"in files of {per_file:,}" if per_file else "in one file a format"
     lines = [
         f"Commands (`/claims`, `/paper`, one at a time, 0.1 s apart) over signed HTTP to "
         f"`paperbot serve` on a SQLite store of the seeds: {IDLE_S:.0f} s idle, then while "
-        f"`/reingest` loads {papers:,} synthetic papers in one file a format "
+        f"`/reingest` loads {papers:,} synthetic papers {files} "
         f"({megabytes:.1f} MB), until its report arrives. Milliseconds from sending a command "
         "to its answer; the bot's peak memory (parse processes not counted).",
         "",
@@ -152,9 +154,9 @@ def table(runs: list[Run], papers: int, megabytes: float) -> str:
 
 
 async def main_async(args: argparse.Namespace) -> list[Run]:
-    large = args.workdir / f"large-{args.papers}"
+    large = corpus_folder(args)
     if not (large / "manifest.json").exists():
-        generate_corpus(large, args.papers, papers_per_file=args.papers)
+        generate_corpus(large, args.papers, papers_per_file=args.papers_per_file or args.papers)
     (large / "manifest.json").unlink(missing_ok=True)
     codes = [("this", [sys.executable, "-m", "bot.cli"])]
     if args.before:
@@ -173,18 +175,24 @@ async def main_async(args: argparse.Namespace) -> list[Run]:
     return runs
 
 
+def corpus_folder(args: argparse.Namespace) -> Path:
+    workdir: Path = args.workdir
+    return workdir / f"large-{args.papers}-{args.papers_per_file or args.papers}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=int, default=4_000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/paperbot-bench-beside"))
     parser.add_argument("--before", help="another paperbot executable to measure first")
+    parser.add_argument("--papers-per-file", type=int, help="default: one file a format")
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     runs = asyncio.run(main_async(args))
-    megabytes = sum(p.stat().st_size for p in (args.workdir / f"large-{args.papers}").iterdir())
-    section = table(runs, args.papers, megabytes / 1e6)
+    megabytes = sum(p.stat().st_size for p in corpus_folder(args).iterdir())
+    section = table(runs, args.papers, args.papers_per_file, megabytes / 1e6)
     print(section)
     if args.write:
         write_section("ingest-beside-commands", section)
