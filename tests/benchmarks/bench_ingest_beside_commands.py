@@ -1,4 +1,4 @@
-"""Benchmark: commands over signed HTTP while `paperbot serve` ingests a large file.
+"""Benchmark: commands over signed HTTP while `paperbot serve` ingests a large delivery.
 
     python -m tests.benchmarks.bench_ingest_beside_commands [--papers 4000]
         [--papers-per-file N] [--before EXE] [--runs 2] [--write]
@@ -7,11 +7,10 @@ A SQLite store holds the seeds; `paperbot serve` runs on it as a child process. 
 commands (`/claims`, `/paper`) are sent one after the other, 0.1 s apart, as Slack sends
 them: for 8 s with nothing else to do, then from a `/reingest` of the synthetic corpus's
 `--papers` (in one large file a format, or in files of `--papers-per-file`) until its
-report arrives. A command's
-time is from sending it to its answer. The bot's peak memory is its own (VmHWM), parse
-processes not counted. `--before EXE` measures another paperbot first (an older
-checkout's), for a side by side; `--write` puts the table into RESULTS.md between the
-`ingest-beside-commands` markers.
+report arrives. A command's time is from sending it to its answer. The bot's peak memory
+is its own (VmHWM), parse processes not counted. `--before EXE` measures another
+paperbot first (an older checkout's), for a side by side; `--write` puts the table into
+RESULTS.md between the `ingest-beside-commands` markers.
 """
 
 from __future__ import annotations
