@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from jobs import selection
+from jobs.cpus import usable_cpus
 from jobs.findings import findings
 from jobs.parse_pool import ParsePool, ParserDied
 from jobs.parser import (
@@ -394,9 +395,9 @@ async def _ingest_files(
 
 
 _READ_AHEAD = 2  # files read and hashed before their turn to be parsed
-# Processes parsing digest files beside the one that writes them: one a core (the writer
-# mostly waits on the database, whose work runs in its own thread).
-PARSE_WORKERS = os.cpu_count() or 1
+# Processes parsing digest files beside the one that writes them: one a core it may use
+# (the writer mostly waits on the database, whose work runs in its own thread).
+PARSE_WORKERS = usable_cpus()
 
 
 @contextlib.contextmanager

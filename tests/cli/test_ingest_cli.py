@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL
 
+from jobs.ingest import PARSE_WORKERS
 from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
@@ -473,7 +474,7 @@ def test_a_killed_ingest_leaves_no_parse_process_behind(tmp_path: Path) -> None:
             stderr=subprocess.DEVNULL,
         )
         children = Path(f"/proc/{command.pid}/task/{command.pid}/children")
-        forked, deadline = min(os.cpu_count() or 1, 2), time.monotonic() + 30
+        forked, deadline = min(PARSE_WORKERS, 2), time.monotonic() + 30
         while len(parsers := children.read_text().split()) < forked:
             assert time.monotonic() < deadline, "no parse processes"
             time.sleep(0.02)
