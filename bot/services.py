@@ -46,7 +46,7 @@ class Services:
     async def ingest_digest_folder(
         self, trigger: str, triggered_by: str | None = None, *, force: bool = False
     ) -> IngestReport:
-        """Ingest the digest folder, its files parsed in a process of their own, then embed
+        """Ingest the digest folder, its files parsed in processes of their own, then embed
         what it added in the background. The caller holds `ingest_guard`."""
         settings = self.settings
         with spawned_parser() as parser:

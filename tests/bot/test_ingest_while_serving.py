@@ -1,4 +1,4 @@
-"""`paperbot serve` keeps answering while it ingests: files are parsed in a process of their own."""
+"""`paperbot serve` keeps answering while it ingests: files are parsed in processes of their own."""
 
 from __future__ import annotations
 
