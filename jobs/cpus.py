@@ -27,24 +27,22 @@ def _quotas(cgroups: Path, membership: str) -> list[int]:
     """The CPU quota of each control group this process is in, and of those above it, in
     whole CPUs rounded up: cgroup v2's `cpu.max` ("max 100000" or "150000 100000"), v1's
     `cpu.cfs_quota_us` over `cpu.cfs_period_us` (-1: none)."""
-    found = []
+    limits = []  # (quota, period) as written
     for line in membership.splitlines():
         _, controllers, group = line.split(":", 2)
         if controllers == "":  # v2: one hierarchy, every controller
             for folder in _folder_and_above(cgroups, group):
-                limit = _read(folder / "cpu.max")
-                if limit and not limit.startswith("max"):
-                    quota, period = limit.split()
-                    found.append(math.ceil(int(quota) / int(period)))
+                quota, _, period = _read(folder / "cpu.max").partition(" ")
+                limits.append((quota, period))
         elif "cpu" in controllers.split(","):
             for folder in _folder_and_above(cgroups / "cpu", group):
-                quota, period = (
-                    _read(folder / "cpu.cfs_quota_us"),
-                    _read(folder / "cpu.cfs_period_us"),
-                )
-                if quota and period and int(quota) > 0:
-                    found.append(math.ceil(int(quota) / int(period)))
-    return found
+                quota, period = (_read(folder / f"cpu.cfs_{n}_us") for n in ("quota", "period"))
+                limits.append((quota, period))
+    return [
+        math.ceil(int(quota) / int(period))
+        for quota, period in limits
+        if quota not in ("", "max") and int(quota) > 0
+    ]
 
 
 def _folder_and_above(root: Path, group: str) -> list[Path]:
