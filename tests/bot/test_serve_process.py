@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import importlib.metadata
 import json
-import os
 import shutil
 import signal
 import socket
@@ -25,7 +24,7 @@ from bot.server import SHUTDOWN_GRACE_SECONDS
 from bot.shell import command_body, signed_headers
 from bot.version import describe
 from tests.bot.conftest import SECRET, TOKEN
-from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, outside_environment, paperbot
 from tests.dictionary_cache import give_dictionary_cache
 from tests.digests import SEEDS
 from tests.fake_slack import FakeSlack
@@ -51,7 +50,7 @@ class Served:
 
 
 def serve_env(slack_url: str, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env = outside_environment()
     return (
         env
         | {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +14,7 @@ from bot.command_table import COMMANDS
 from bot.settings import load_settings
 from bot.shell import UnknownCommand, offline_bot
 from tests.bot.limits import limit_violations
-from tests.cli.helpers import PAPERBOT, paperbot
+from tests.cli.helpers import PAPERBOT, outside_environment, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 EVERY_COMMAND = [
@@ -119,7 +118,7 @@ def test_ask_an_unknown_command_exits_2(workdir: Path) -> None:
 
 
 def test_the_shell_answers_help_then_a_command(workdir: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env = outside_environment()
     typed = "help\n/paper GAPO\nquit\n"
     result = subprocess.run(
         [PAPERBOT, "shell"],

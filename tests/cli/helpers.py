@@ -17,12 +17,18 @@ STDERR: list[str] = []
 PAPERBOT = shutil.which("paperbot", path=str(Path(sys.executable).parent)) or "paperbot"
 
 
+def outside_environment() -> dict[str, str]:
+    """This process's environment without its PAPERBOT_ and SLACK_ variables: a child
+    process then has only the settings a test gives it."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+
+
 def paperbot(
     *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     """Run `paperbot ARGS` in `cwd` with only the given PAPERBOT_/SLACK_ variables set (and
     the embedding stand-in and an index directory in `cwd`, unless the test names others)."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    clean = outside_environment()
     clean["PAPERBOT_EMBEDDER"] = "hash"
     clean["PAPERBOT_INDEX_DIR"] = str(cwd / "index")
     if "PAPERBOT_INDEX_DIR" not in (env or {}):

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy.engine import URL
 
 from jobs.ingest import PARSE_WORKERS
-from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, paperbot
+from tests.cli.helpers import PAPERBOT, STDERR, FakeSlackThread, outside_environment, paperbot
 from tests.digests import SEEDS, Entry, huggingface_digest, write
 
 
@@ -195,7 +195,7 @@ def test_a_file_over_the_size_limit_fails_with_one_line_without_being_read(
         "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN)"
         ".ru_maxrss)); sys.exit(code)"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env = outside_environment()
     env["PAPERBOT_EMBEDDER"] = "hash"
     result = subprocess.run(
         [sys.executable, "-c", measured, str(peak), PAPERBOT, "ingest", "digests", "--json"],
@@ -328,7 +328,7 @@ def test_reading_commands_create_no_database(tmp_path: Path, command: tuple[str,
 def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "seeds")
     assert paperbot("ingest", cwd=tmp_path).returncode == 0
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env = outside_environment()
     exporting = subprocess.run(
         f"{PAPERBOT} export | head -1",
         shell=True,
@@ -407,7 +407,7 @@ def test_a_terminal_sees_the_progress_bars_and_stdout_stays_the_same(tmp_path: P
     shutil.copytree(SEEDS, tmp_path / "seeds")
     main, terminal = os.openpty()  # stderr on a terminal; stdout still a pipe
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env = outside_environment()
     try:
         result = subprocess.run(
             [PAPERBOT, "ingest", "--json"],
@@ -463,7 +463,7 @@ def test_a_killed_ingest_leaves_no_parse_process_behind(tmp_path: Path) -> None:
     database = tmp_path / "store.db"
     env = {"PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{database}"}
     assert paperbot("db", "upgrade", cwd=tmp_path, env=env).returncode == 0
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    clean = outside_environment()
     with contextlib.closing(sqlite3.connect(database, isolation_level=None)) as holder:
         holder.execute("BEGIN IMMEDIATE")  # the ingest waits to write, its processes up
         command = subprocess.Popen(

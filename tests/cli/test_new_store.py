@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
-from tests.cli.helpers import PAPERBOT
+from tests.cli.helpers import PAPERBOT, outside_environment
 from tests.digests import SEEDS
 
 
@@ -14,7 +13,7 @@ def test_commands_started_together_on_a_new_sqlite_store_all_succeed(tmp_path: P
     """The first deploy: `serve`'s first scan, a cron `ingest` and an operator's `ask`
     may open the new file at the same moment. Each waits its turn to create the schema;
     none fails with "database is locked"."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env = outside_environment()
     env |= {
         "PAPERBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'new.db'}",
         "PAPERBOT_SETTLE_SECONDS": "0",

@@ -32,6 +32,7 @@ from bot.cli import build_parser, cmd_serve
 from bot.server import SHUTDOWN_GRACE_SECONDS, running
 from bot.settings import load_settings
 from bot.watchdog import EXIT_STUCK, STUCK_AFTER_SECONDS
+from tests.cli.helpers import outside_environment
 from tests.postgres import PostgresServer, deployed_settings, start_for_test
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -481,7 +482,7 @@ def test_the_installed_package_runs_without_the_source_tree(tmp_path: Path) -> N
     site = tmp_path / "site"
     with zipfile.ZipFile(next(tmp_path.glob("paperbot-*.whl"))) as wheel:
         wheel.extractall(site)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBOT_", "SLACK_"))}
+    env = outside_environment()
     env |= {
         "PYTHONPATH": str(site),
         "PAPERBOT_DIGEST_DIR": str(ROOT / "seeds"),
