@@ -527,6 +527,12 @@ async def test_the_bot_parses_in_processes_started_only_for_files_to_parse(
     assert await count(sessions) == 36
 
 
+async def parse_processes_started() -> list[multiprocessing.process.BaseProcess]:
+    while not (started := multiprocessing.active_children()):  # noqa: ASYNC110
+        await asyncio.sleep(0.01)
+    return started
+
+
 def large_deep_read(claims: int) -> str:
     """One deep read of that many claims: about 3 s of parsing for 100,000."""
     numbered = "\n\n".join(f'{i % 3 + 1}. 声明{i}。\n\n   "Quote {i}."' for i in range(claims))
@@ -541,8 +547,7 @@ async def test_a_parse_process_that_dies_fails_its_file_alone(
     write(seeds / "000_large.txt", large_deep_read(100_000))  # the first file read
     with spawned_parser(1) as parser:  # the process started is the large file's
         loading_it = asyncio.create_task(ingest(sessions, [seeds], parse_pool=parser))
-        while not (started := multiprocessing.active_children()):  # noqa: ASYNC110
-            await asyncio.sleep(0.01)
+        started = await parse_processes_started()
         await asyncio.sleep(1)  # spawned (0.5 s), and well into the large file
         os.kill(started[0].pid or 0, signal.SIGKILL)
         report = await loading_it
@@ -570,8 +575,7 @@ async def test_an_ingest_stopped_mid_parse_ends_its_parse_process(
             await ingest(sessions, [folder], parse_pool=parser)
 
     loading_it = asyncio.create_task(load())
-    while not (started := multiprocessing.active_children()):  # noqa: ASYNC110
-        await asyncio.sleep(0.01)
+    started = await parse_processes_started()
     loading_it.cancel()
     with pytest.raises(asyncio.CancelledError):
         await loading_it
